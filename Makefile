@@ -1,0 +1,39 @@
+# The Transformer Workbook. `make check` is the learner's main command; `make test` the project's.
+PY := .venv/bin/python
+GRADER := .venv/bin/grader
+STAMP := .venv/.installed
+L ?=
+
+.PHONY: setup check hint status reset watch build verify test bench
+.DEFAULT_GOAL := check
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || python3 -m venv .venv
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $(STAMP)
+
+check: $(STAMP)  ## check every lesson you started (or one: make check L=01)
+	@$(GRADER) check $(L)
+
+hint: $(STAMP)  ## reveal one more hint: make hint L=01
+	@test -n "$(L)" || { echo "Name a lesson: make hint L=01"; exit 2; }
+	@$(GRADER) hint $(L)
+
+status: $(STAMP)  ## the roadmap and your progress
+	@$(GRADER) status
+
+reset: $(STAMP)  ## restore a lesson's stub: make reset L=01
+	@test -n "$(L)" || { echo "Name a lesson: make reset L=01"; exit 2; }
+	@$(GRADER) reset $(L)
+
+build: $(STAMP)  ## regenerate exercises/ from solutions/
+	@$(GRADER) build
+
+verify: $(STAMP)  ## prove every lesson sound
+	@$(GRADER) verify $(L)
+
+test: $(STAMP)  ## the project's own tests
+	$(PY) -m pytest -n 2 -q

@@ -1,0 +1,91 @@
+"""What a lesson author writes with: the lesson's rules, its cases and its known mistakes.
+
+A lesson's hidden test file (`solutions/NN-slug/hidden_cases.py`) defines `SPEC = Spec(...)` and
+`def cases(rng)`, which yields `case(...)`s. Its mistakes file (`mistakes.py`) decorates wrong
+variants of the learner's functions with `@mistake(...)`.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A lesson's grading rules.
+
+    functions: the functions the learner writes (the entry points), in the order taught.
+    rtol, atol: how close an answer must be to the reference's.
+    no_loops: "No loops": no for/while/comprehension inside the learner's functions.
+    forbidden: names the learner's file may not use, each with the reason shown.
+    timeout: seconds a single case may take.
+    """
+
+    functions: tuple
+    rtol: float = 1e-6
+    atol: float = 1e-9
+    no_loops: bool = False
+    forbidden: dict = field(default_factory=dict)
+    timeout: float = 5.0
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str
+    args: tuple
+    kwargs: dict
+
+
+def call(fn, *args, **kwargs):
+    """One call of an entry point: `call("softmax", x, axis=0)`."""
+    return Call(fn, args, kwargs)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A graded case: one or more calls, judged against the reference's answers.
+
+    probe: what the case probes, shown for hidden cases instead of their inputs.
+    check: a property check `check(got, expected, calls) -> str | None` replacing the comparison:
+        got and expected are lists of outputs, one per call; a string is the failure message.
+    float_errors: numpy floating-point warnings (overflow, invalid, divide) raise errors.
+    hint: the hint tier that addresses what this case probes.
+    """
+
+    name: str
+    calls: tuple
+    probe: str = ""
+    public: bool = False
+    check: Callable = None
+    float_errors: bool = False
+    hint: int = None
+
+
+def case(name, *calls, **options):
+    """A case named `name` made of `calls`; see Case for the options."""
+    return Case(name, calls, **options)
+
+
+@dataclass
+class Mistake:
+    id: str
+    message: str
+    hint: int = None
+    functions: dict = field(default_factory=dict)
+
+
+MISTAKES = {}
+
+
+def mistake(id, message=None, hint=None):
+    """Mark a function as a known wrong variant of the learner function of the same name.
+
+    Several functions may share one id (a mistake spanning functions); the first gives the message.
+    The variant runs in a copy of the reference module, so the learner's other functions calling it
+    see the mistake, as they would in the learner's file.
+    """
+    def register(fn):
+        entry = MISTAKES.setdefault(fn.__module__, {}).setdefault(id, Mistake(id, message, hint))
+        entry.message = entry.message or message
+        entry.hint = entry.hint or hint
+        entry.functions[fn.__name__] = fn
+        return fn
+    return register

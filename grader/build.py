@@ -1,0 +1,128 @@
+"""Generate the learner's files from each lesson's source: the stub and the README.
+
+`exercises/.generated.json` records the hash of every generated file, so a rebuild can tell a stub
+the learner changed (kept, never overwritten) from one that is merely out of date (regenerated).
+"""
+import hashlib
+import json
+from pathlib import Path
+
+from . import regions
+from .lesson import Lesson
+from .progress import write_atomic
+
+LOCK = ".generated.json"
+
+
+def digest(text):
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def readme(lesson):
+    e, p = lesson.entry, lesson.prose
+    tiers = ", ".join(f"{i}. {title}" for i, (title, _) in enumerate(p.hints, 1))
+    return f"""# Lesson {e.number:02d} · {e.title}
+
+Chapter: {e.chapter} ({e.framework}). Write your code in `solution.py` in this folder.
+
+## Learn it
+
+{p.sections["Learn it"]}
+
+## Your turn
+
+{p.sections["Your turn"]}
+
+## Examples
+
+{p.sections["Examples"]}
+
+## Check your work
+
+```
+make check L={e.number:02d}
+```
+
+It runs your `solution.py` on the examples above and on hidden cases, and says what is right, what
+is wrong and why. (Without make: `.venv/bin/grader check {e.number:02d}`.)
+
+## Stuck?
+
+```
+make hint L={e.number:02d}
+```
+
+Each call reveals one more of three hints: {tiers}.
+"""
+
+
+def generated(lesson):
+    """The files generated for a lesson: path relative to exercises/ -> text."""
+    return {f"{lesson.id}/solution.py": regions.stub(lesson.reference_source),
+            f"{lesson.id}/README.md": readme(lesson)}
+
+
+def lessons(roadmap):
+    return [Lesson(e, roadmap.root / "solutions" / e.id) for e in roadmap.entries
+            if roadmap.available(e)]
+
+
+def load_lock(root):
+    path = Path(root) / "exercises" / LOCK
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def build(roadmap):
+    """Write every lesson's generated files; returns (relative path, what happened) pairs."""
+    exercises = roadmap.root / "exercises"
+    lock, report = load_lock(roadmap.root), []
+    for lesson in lessons(roadmap):
+        for rel, text in generated(lesson).items():
+            target = exercises / rel
+            current = target.read_text() if target.is_file() else None
+            if current == text:
+                action = "unchanged"
+            elif current is None or digest(current) == lock.get(rel):
+                target.parent.mkdir(parents=True, exist_ok=True)
+                write_atomic(target, text)
+                action = "written"
+            else:
+                action = "kept: you changed it (`grader reset` restores the stub)"
+            lock[rel] = digest(text)
+            report.append((rel, action))
+    write_atomic(exercises / LOCK, json.dumps(lock, indent=1, sort_keys=True) + "\n")
+    return report
+
+
+def drift(roadmap):
+    """Generated files that no longer match their source (the stubs by their recorded hash)."""
+    exercises, lock, stale = roadmap.root / "exercises", load_lock(roadmap.root), []
+    for lesson in lessons(roadmap):
+        for rel, text in generated(lesson).items():
+            if rel.endswith("solution.py"):
+                ok = lock.get(rel) == digest(text)
+            else:
+                ok = (exercises / rel).is_file() and (exercises / rel).read_text() == text
+            if not ok:
+                stale.append(rel)
+    return stale
+
+
+def started(roadmap, entry):
+    """Whether the learner has changed this lesson's stub."""
+    path = roadmap.root / "exercises" / entry.id / "solution.py"
+    return path.is_file() and digest(path.read_text()) != load_lock(roadmap.root).get(
+        f"{entry.id}/solution.py")
+
+
+def reset(roadmap, lesson):
+    """Restore a lesson's stub; the learner's version is kept in .workbook/backup/. Returns its path."""
+    target = roadmap.root / "exercises" / lesson.id / "solution.py"
+    backup = None
+    if target.is_file():
+        backup = roadmap.root / ".workbook" / "backup" / f"{lesson.id}.py"
+        backup.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(backup, target.read_text())
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(target, generated(lesson)[f"{lesson.id}/solution.py"])
+    return backup

@@ -1,0 +1,168 @@
+"""The untrusted side: import a learner's file and answer one job's calls, frame by frame.
+
+The runner never sees expected outputs. It reports, in order: one "imported" frame, then one "case"
+frame per case. The trusted parent treats every frame as untrusted data.
+"""
+import copy
+import importlib.util
+import io
+import os
+import sys
+import traceback
+
+import numpy as np
+
+from . import limits, wire
+
+MAX_CAPTURE = 16_000
+MAX_MESSAGE = 2_000
+
+
+class CappedText(io.TextIOBase):
+    """A text sink that keeps the first MAX_CAPTURE characters and counts the rest."""
+
+    def __init__(self):
+        self.parts, self.kept, self.dropped = [], 0, 0
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        s = str(s)
+        room = MAX_CAPTURE - self.kept
+        self.parts.append(s[:room])
+        self.kept += min(len(s), room)
+        self.dropped += max(0, len(s) - room)
+        return len(s)
+
+    def text(self):
+        out = "".join(self.parts)
+        return out + (f"\n... ({self.dropped:,} more characters not shown)" if self.dropped else "")
+
+
+def error_info(exc, path):
+    """Type, message and the learner's own traceback lines for an exception."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+    if isinstance(exc, SyntaxError) and exc.filename == path:
+        line = exc.lineno
+    else:
+        line = frames[-1].lineno if frames else None
+    try:
+        message = str(exc)[:MAX_MESSAGE]
+    except Exception:
+        message = "(the exception's message could not be shown)"
+    return {
+        "type": type(exc).__name__,
+        "message": message,
+        "line": line,
+        "trace": [f"line {f.lineno}, in {f.name}: {(f.line or '').strip()}" for f in frames][-8:],
+    }
+
+
+def snapshot(value):
+    try:
+        return copy.deepcopy(value)
+    except Exception:
+        return None
+
+
+def same(a, b):
+    """Whether an input still equals its snapshot (arrays and tensors compared by value)."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        return a.shape == b.shape and bool(torch.equal(a, b) or torch.allclose(a, b, equal_nan=True))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def run_call(module, path, fn, args, kwargs, float_errors):
+    """Call one entry point; returns (output, error, mutated argument names)."""
+    func = getattr(module, fn, None)
+    if not callable(func):
+        return None, {"type": "MissingFunction", "message": f"no function named `{fn}`",
+                      "line": None, "trace": []}, []
+    before = [snapshot(a) for a in args], {k: snapshot(v) for k, v in kwargs.items()}
+    try:
+        if float_errors:
+            with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
+                out = func(*args, **kwargs)
+        else:
+            out = func(*args, **kwargs)
+    except BaseException as exc:  # the learner's exception, whatever it is, is this call's result
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            return None, {"type": type(exc).__name__, "message": "the code tried to exit",
+                          "line": error_info(exc, path)["line"], "trace": []}, []
+        return None, error_info(exc, path), []
+    mutated = [f"argument {i + 1}" for i, (a, b) in enumerate(zip(args, before[0]))
+               if b is not None and not same(a, b)]
+    mutated += [f"`{k}`" for k, v in kwargs.items() if before[1][k] is not None
+                and not same(v, before[1][k])]
+    return out, None, mutated
+
+
+def send(out, message):
+    """Write one frame; a value the wire refuses becomes that case's error."""
+    try:
+        frame = wire.encode(message)
+    except (wire.WireError, RecursionError) as exc:
+        message = {**message, "outputs": None, "error": {
+            "type": "UnsupportedReturn", "message": str(exc), "line": None, "trace": []}}
+        frame = wire.encode(message)
+    out.write(frame)
+    out.flush()
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("solution", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["solution"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def serve(request, out):
+    """Answer one job: import the learner's file once, then run its cases from `start` on."""
+    path = request["file"]
+    limits.apply(request["limits"])
+    sink = CappedText()
+    sys.stdout = sys.stderr = sink
+    try:
+        module = load(path)
+        limits.after_import()
+    except BaseException as exc:
+        send(out, {"kind": "imported", "error": error_info(exc, path), "stdout": sink.text()})
+        return
+    send(out, {"kind": "imported", "error": None, "stdout": sink.text()})
+    for index in range(request["start"], len(request["cases"])):
+        case = request["cases"][index]
+        outputs, error, mutated = [], None, []
+        sink = CappedText()
+        sys.stdout = sys.stderr = sink
+        for fn, args, kwargs in case["calls"]:
+            out_value, error, changed = run_call(module, path, fn, args, kwargs,
+                                                 case["float_errors"])
+            mutated += changed
+            if error:
+                break
+            outputs.append(out_value)
+        send(out, {"kind": "case", "index": index, "outputs": None if error else outputs,
+                   "error": error, "mutated": mutated, "stdout": sink.text()})
+
+
+def as_tensor(array):
+    import torch
+    return torch.from_numpy(array)
+
+
+def main():
+    """Read the job from stdin, answer on the file descriptor named by argv[1]."""
+    out = os.fdopen(int(sys.argv[1]), "wb", buffering=0)
+    request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
+    serve(request, out)
+    out.close()
+    os._exit(0)

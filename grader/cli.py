@@ -1,0 +1,228 @@
+"""The `grader` command: the learner's check, hints and roadmap, and the author's build and verify."""
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.markup import escape
+
+from . import build as builder
+from . import report, roadmap
+from .grade import grade_file
+from .lesson import LessonError, load
+from .progress import Progress
+from .run import GRADER_HOME
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+class Workbook:
+    """The repository the commands work on: its roadmap and the learner's progress."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+        self.roadmap = roadmap.load(self.root)
+        self.progress = Progress(self.root)
+
+    def lesson(self, name):
+        return load(self.roadmap, name)
+
+    def exercise(self, entry):
+        return self.root / "exercises" / entry.id / "solution.py"
+
+    def state(self, entry):
+        if not self.roadmap.available(entry):
+            return "coming soon"
+        record = self.progress.lesson(entry.id)
+        if record.get("passed"):
+            return "passed"
+        if record.get("score") is not None:
+            return "failing"
+        return "started" if builder.started(self.roadmap, entry) else "not started"
+
+    def next_lesson(self):
+        return next((e for e in self.roadmap.entries
+                     if self.roadmap.available(e) and self.state(e) != "passed"), None)
+
+
+def workbook(ctx):
+    return ctx.obj
+
+
+def fail(message, code=2):
+    console.print(f"[red]{escape(message)}[/red]")
+    sys.exit(code)
+
+
+@click.group()
+@click.option("--root", type=click.Path(file_okay=False), default=None, hidden=True,
+              help="The workbook's folder (default: the one holding this grader).")
+@click.pass_context
+def cli(ctx, root):
+    """The Transformer Workbook: check your lessons, get hints, follow the roadmap."""
+    ctx.obj = Workbook(root or os.environ.get("WORKBOOK_ROOT") or GRADER_HOME)
+
+
+STATE_STYLE = {"passed": "green", "failing": "red", "started": "yellow", "not started": "white",
+               "coming soon": "dim"}
+
+
+def print_roadmap(wb):
+    console.print(f"[bold]{escape(wb.roadmap.title)}[/bold]")
+    for number, (title, entries) in enumerate(wb.roadmap.chapters, 1):
+        console.print(f"\n  [bold]Chapter {number}: {escape(title)}[/bold]")
+        for e in entries:
+            state = wb.state(e)
+            record = wb.progress.lesson(e.id)
+            extra = ""
+            if state == "failing":
+                extra = f" ({record['score']:.0%})"
+            if record.get("hints"):
+                extra += f"  [dim]hints {record['hints']}/3[/dim]"
+            console.print(f"    {e.number:02d} {escape(e.title):<46} "
+                          f"[{STATE_STYLE[state]}]{state}[/{STATE_STYLE[state]}]{extra}")
+
+
+def print_next(wb):
+    e = wb.next_lesson()
+    if e is None:
+        console.print("\n[bold green]Every lesson written so far is passed.[/bold green]")
+    else:
+        console.print(f"\n[bold]Next:[/bold] lesson {e.number:02d}, {escape(e.title)}: edit "
+                      f"exercises/{e.id}/solution.py (read exercises/{e.id}/README.md), "
+                      f"then `make check L={e.number:02d}`.")
+
+
+@cli.command()
+@click.pass_obj
+def status(wb):
+    """The roadmap: every lesson's state and the hints you used."""
+    print_roadmap(wb)
+    print_next(wb)
+
+
+def check_one(wb, lesson, path, as_json):
+    result = grade_file(lesson, path)
+    if path == wb.exercise(lesson.entry):
+        wb.progress.update(lesson.id, passed=result.passed, score=round(result.score, 6))
+    if as_json:
+        click.echo(json.dumps(report.as_json(result)))
+    else:
+        report.render(console, result, wb.progress.lesson(lesson.id).get("hints", 0))
+    return result.passed
+
+
+@cli.command()
+@click.argument("lessons", nargs=-1)
+@click.option("--file", "file", type=click.Path(dir_okay=False), default=None,
+              help="Grade this file instead of the lesson's exercise (one lesson only).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per lesson.")
+@click.pass_obj
+def check(wb, lessons, file, as_json):
+    """Check LESSONS (default: every lesson you started), then point at the next one."""
+    if file and len(lessons) != 1:
+        fail("--file grades one lesson: name it, as in `grader check 01 --file mine.py`.")
+    if lessons:
+        chosen = [wb.lesson(name) for name in lessons]
+    else:
+        chosen = [wb.lesson(e.id) for e in wb.roadmap.entries
+                  if wb.roadmap.available(e) and builder.started(wb.roadmap, e)]
+        if not chosen and not as_json:
+            print_roadmap(wb)
+    ok = True
+    for lesson in chosen:
+        path = Path(file) if file else wb.exercise(lesson.entry)
+        ok = check_one(wb, lesson, path, as_json) and ok
+        if not as_json:
+            console.print()
+    if not lessons:
+        ok = ok and wb.next_lesson() is None
+        if not as_json:
+            print_next(wb)
+    sys.exit(0 if ok else 1)
+
+
+@cli.command()
+@click.argument("lesson")
+@click.option("--seen", is_flag=True, help="Show the hints you already revealed, and no more.")
+@click.pass_obj
+def hint(wb, lesson, seen):
+    """Reveal one more hint tier for LESSON (three in all)."""
+    lesson = wb.lesson(lesson)
+    tiers = lesson.prose.hints
+    used = wb.progress.lesson(lesson.id).get("hints", 0)
+    if not seen and used < len(tiers):
+        used += 1
+        wb.progress.update(lesson.id, hints=used)
+    if used == 0:
+        console.print(f"No hints revealed yet: `grader hint {lesson.entry.number:02d}` shows the first.")
+    for i, (title, body) in enumerate(tiers[:used], 1):
+        console.print(f"\n[bold]Hint {i} of {len(tiers)}: {escape(title)}[/bold]")
+        console.print(Markdown(body))
+    if not seen and used == len(tiers):
+        console.print("\n[dim]That was the last hint.[/dim]")
+
+
+@cli.command()
+@click.argument("lesson")
+@click.pass_obj
+def reset(wb, lesson):
+    """Restore LESSON's stub (your version is saved in .workbook/backup/)."""
+    lesson = wb.lesson(lesson)
+    backup = builder.reset(wb.roadmap, lesson)
+    wb.progress.update(lesson.id, passed=False, score=None)
+    console.print(f"Restored exercises/{lesson.id}/solution.py."
+                  + (f" Your version is saved as {backup.relative_to(wb.root)}." if backup else ""))
+
+
+@cli.command("build")
+@click.option("--check", "only_check", is_flag=True, help="Only report files that are out of date.")
+@click.pass_obj
+def build_cmd(wb, only_check):
+    """Generate each lesson's stub and README from its source (never over a stub you changed)."""
+    if only_check:
+        stale = builder.drift(wb.roadmap)
+        for rel in stale:
+            console.print(f"[red]out of date:[/red] exercises/{rel}")
+        sys.exit(1 if stale else 0)
+    for rel, action in builder.build(wb.roadmap):
+        if action != "unchanged":
+            console.print(f"exercises/{rel}: {action}")
+
+
+@cli.command()
+@click.argument("lessons", nargs=-1)
+@click.pass_obj
+def verify(wb, lessons):
+    """Prove every lesson sound: references pass, stubs fail, mistakes are caught and named."""
+    from .verify import verify as run_verify
+    only = {wb.lesson(name).id for name in lessons} if lessons else None
+    report_ = run_verify(wb.roadmap, only)
+    for lesson_id, problems in report_.items():
+        if problems:
+            console.print(f"[red]✗ {lesson_id}[/red]")
+            for p in problems:
+                console.print(f"    {escape(p)}")
+        else:
+            console.print(f"[green]✓ {lesson_id}[/green]")
+    sys.exit(1 if any(report_.values()) else 0)
+
+
+def main():
+    """Run the CLI; a learner sees a clear message, never the grader's own traceback."""
+    try:
+        cli(standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(2)
+    except click.exceptions.Abort:
+        fail("Interrupted.", 130)
+    except (roadmap.UnknownLesson, LessonError, ValueError, OSError) as e:
+        fail(str(e.args[0]) if e.args else str(e))
+    except KeyboardInterrupt:
+        fail("Interrupted; nothing recorded so far was lost.", 130)

@@ -1,0 +1,113 @@
+"""Compare a learner's answer with the reference's, and say what differs in plain words."""
+import numpy as np
+
+from .child.wire import Tensor
+from .display import number
+
+KINDS = {list: "a nested list", tuple: "a tuple", dict: "a dict", str: "a string",
+         type(None): "None", bool: "a bool"}
+
+
+def kind(value):
+    if isinstance(value, Tensor):
+        return "a torch tensor"
+    if isinstance(value, np.ndarray):
+        return "a number" if value.ndim == 0 else "a numpy array"
+    if isinstance(value, (int, float, np.number)) and not isinstance(value, (bool, np.bool_)):
+        return "a number"
+    return KINDS.get(type(value), type(value).__name__)
+
+
+def type_advice(expected, got):
+    if expected == "a nested list" and got in ("a torch tensor", "a numpy array"):
+        return "; call .tolist() on the result"
+    if expected == "a numpy array" and got == "a nested list":
+        return "; build it with numpy operations (or np.asarray)"
+    if expected == "a numpy array" and got == "a torch tensor":
+        return "; this lesson works in numpy"
+    return ""
+
+
+def as_array(value):
+    """Numeric values as a float or int array, or a message saying why they are not numeric."""
+    if isinstance(value, Tensor):
+        return value.array
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        arr = np.array(value)
+    except ValueError:
+        return "your nested list is ragged: its rows have different lengths"
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        return "your nested list holds something other than numbers"
+    return arr
+
+
+def where(index):
+    return "[" + ", ".join(str(int(i)) for i in index) + "]" if len(index) else "the value"
+
+
+def compare_arrays(expected, got, rtol, atol):
+    if expected.shape != got.shape:
+        note = " (the transpose of the expected shape)" if got.shape == expected.shape[::-1] else ""
+        return f"expected shape {tuple(expected.shape)}, got shape {tuple(got.shape)}{note}"
+    if expected.dtype.kind == "f" and got.dtype.kind in "biu":
+        return f"expected floating-point values, got integers ({got.dtype})"
+    if expected.dtype.kind == "b" or got.dtype.kind == "b":
+        if expected.dtype.kind != got.dtype.kind:
+            return f"expected {expected.dtype} values, got {got.dtype}"
+        bad = np.argwhere(expected != got)
+        return None if bad.size == 0 else (
+            f"{len(bad)} of {expected.size} entries differ; first at {where(bad[0])}: "
+            f"expected {expected[tuple(bad[0])]}, got {got[tuple(bad[0])]}")
+    e, g = expected.astype(np.float64), got.astype(np.float64)
+    nan_e, nan_g = np.isnan(e), np.isnan(g)
+    if (nan_g & ~nan_e).any():
+        idx = np.argwhere(nan_g & ~nan_e)
+        return (f"your answer has NaN at {where(idx[0])} where {number(e[tuple(idx[0])])} was "
+                f"expected ({len(idx)} unexpected NaN in all)")
+    if (nan_e & ~nan_g).any():
+        idx = np.argwhere(nan_e & ~nan_g)[0]
+        return f"expected NaN at {where(idx)}, got {number(g[tuple(idx)])}"
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
+        if close.all():
+            return None
+        diff = np.where(close, 0.0, np.abs(g - e))
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    worst = np.unravel_index(np.argmax(diff), diff.shape)
+    count = int((~close).sum())
+    lead = "the value differs" if e.ndim == 0 else f"{count} of {e.size} values differ"
+    at = "" if e.ndim == 0 else f"; the largest difference is at {where(worst)}"
+    note = (f" (your array is {got.dtype}; the lesson computes in float64)"
+            if got.dtype == np.float32 and expected.dtype == np.float64 else "")
+    return f"{lead}{at}: expected {number(e[worst])}, got {number(g[worst])}{note}"
+
+
+def compare(expected, got, rtol, atol):
+    """None when `got` matches `expected` within tolerance, else a message saying how it differs."""
+    ek, gk = kind(expected), kind(got)
+    if ek != gk:
+        return f"expected {ek}, got {gk}{type_advice(ek, gk)}"
+    if isinstance(expected, tuple):
+        if len(expected) != len(got):
+            return f"expected {len(expected)} values, got {len(got)}"
+        for i, (e, g) in enumerate(zip(expected, got)):
+            message = compare(e, g, rtol, atol)
+            if message:
+                return f"in returned value {i + 1}: {message}"
+        return None
+    if isinstance(expected, dict):
+        if expected.keys() != got.keys():
+            return f"expected the keys {sorted(expected)}, got {sorted(got)}"
+        for k in expected:
+            message = compare(expected[k], got[k], rtol, atol)
+            if message:
+                return f"in {k!r}: {message}"
+        return None
+    if isinstance(expected, (str, bool, type(None))):
+        return None if expected == got else f"expected {expected!r}, got {got!r}"
+    e, g = as_array(expected), as_array(got)
+    if isinstance(g, str):
+        return g
+    return compare_arrays(e, g, rtol, atol)

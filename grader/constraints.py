@@ -1,0 +1,56 @@
+"""Static rules on the learner's source, checked in the trusted parent: "No loops", forbidden names."""
+import ast
+from dataclasses import dataclass
+
+LOOPS = {ast.For: "a for loop", ast.AsyncFor: "a for loop", ast.While: "a while loop",
+         ast.ListComp: "a list comprehension", ast.SetComp: "a set comprehension",
+         ast.DictComp: "a dict comprehension", ast.GeneratorExp: "a generator expression"}
+SELF_ESCAPES = {"seterr": "it switches off the floating-point checks this lesson relies on",
+                "errstate": "it switches off the floating-point checks this lesson relies on"}
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    line: int
+    message: str
+
+
+def names_in(node):
+    """Every identifier a node mentions: names, attributes, imports, and one-word strings
+    (which catch getattr(F, "name"); the banned name is then searched inside them)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            yield sub.id, sub.lineno
+        elif isinstance(sub, ast.Attribute):
+            yield sub.attr, sub.lineno
+        elif isinstance(sub, ast.alias):
+            yield sub.name.split(".")[-1], sub.lineno
+            if sub.asname:
+                yield sub.asname, sub.lineno
+        elif isinstance(sub, ast.Constant) and isinstance(sub.value, str) and " " not in sub.value:
+            yield sub.value, sub.lineno
+
+
+def check(tree, spec, float_checks):
+    """Violations of the lesson's rules in a parsed learner file, in line order."""
+    found = []
+    if spec.no_loops:
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.name in spec.functions:
+                for node in ast.walk(fn):
+                    if type(node) in LOOPS:
+                        found.append(Violation("no-loops", node.lineno,
+                                               f"`{fn.name}` uses {LOOPS[type(node)]}; this lesson "
+                                               "asks for array operations only (No loops)"))
+    forbidden = dict(spec.forbidden)
+    if float_checks:
+        forbidden.update(SELF_ESCAPES)
+    seen = set()
+    for name, line in names_in(tree):
+        for banned, why in forbidden.items():
+            if (banned == name or banned in name and not name.isidentifier()) \
+                    and (banned, line) not in seen:
+                seen.add((banned, line))
+                found.append(Violation("forbidden-name", line, f"`{banned}` is not allowed here: {why}"))
+    return sorted(found, key=lambda v: v.line)

@@ -1,0 +1,43 @@
+"""Run trusted code (the reference, a known mistake) in this process, on the same cases.
+
+Its answers pass through the wire format too, so they reach the comparison in the same types as a
+learner's.
+"""
+import contextlib
+import copy
+import io
+import types
+import warnings
+
+from .child import runner, wire
+from .outcome import Outcome
+
+
+def run(namespace, cases):
+    module = types.SimpleNamespace(**namespace)
+    path = namespace.get("__file__", "")
+    outcomes = []
+    for case in cases:
+        outputs, error, mutated = [], None, []
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for c in case.calls:
+                args, kwargs = copy.deepcopy((c.args, c.kwargs))
+                out, error, changed = runner.run_call(module, path, c.fn, args, kwargs,
+                                                      case.float_errors)
+                mutated += changed
+                if error:
+                    break
+                outputs.append(out)
+        if error:
+            outcomes.append(Outcome("error", error=error, mutated=mutated))
+            continue
+        try:
+            outputs = wire.decode(wire.encode(outputs))
+        except wire.WireError as exc:
+            outcomes.append(Outcome("error", error={"type": "UnsupportedReturn", "message": str(exc),
+                                                     "line": None, "trace": []}))
+            continue
+        outcomes.append(Outcome("ok", outputs=outputs, mutated=mutated))
+    return outcomes
+

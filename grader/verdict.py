@@ -1,0 +1,63 @@
+"""Judge one case: the outcome of the code under test against the reference's outcome."""
+from dataclasses import dataclass
+
+from .compare import compare
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    message: str = ""
+
+
+def error_text(error):
+    if error["type"] == "NotImplementedError":
+        return "not implemented yet"
+    if error["type"] == "MissingFunction":
+        return f"your file has {error['message']}"
+    if error["type"] == "UnsupportedReturn":
+        return f"unsupported return type: {error['message']}"
+    line = f" (line {error['line']})" if error.get("line") else ""
+    message = f": {error['message']}" if error["message"] else ""
+    return f"raised {error['type']}{message}{line}"
+
+
+def judge(case, got, expected, spec):
+    """A Verdict for `got` (an Outcome) on `case`, given the reference's Outcome `expected`."""
+    if got.status == "error":
+        return Verdict(False, error_text(got.error))
+    if got.status != "ok":
+        return Verdict(False, {"timeout": "timed out: ", "crash": "crashed: ",
+                               "not-run": "not run: "}[got.status] + got.detail)
+    if got.mutated:
+        return Verdict(False, f"your function changed its input ({', '.join(got.mutated)}) in "
+                              "place; compute into a new array instead")
+    if expected.status != "ok":
+        raise RuntimeError(f"the reference fails case '{case.name}': {expected.error}")
+    if case.check:
+        try:
+            message = case.check(got.outputs, expected.outputs, case.calls)
+        except Exception:  # the learner's answer is not even of the right kind to check
+            message = next(filter(None, (compare(e, g, spec.rtol, spec.atol) for e, g
+                                         in zip(expected.outputs, got.outputs))),
+                           "your answer could not be checked")
+        return Verdict(message is None, message or "")
+    for i, (e, g) in enumerate(zip(expected.outputs, got.outputs)):
+        message = compare(e, g, spec.rtol, spec.atol)
+        if message:
+            prefix = f"call {i + 1}: " if len(case.calls) > 1 else ""
+            return Verdict(False, prefix + message)
+    return Verdict(True)
+
+
+def same_behaviour(a, b, spec):
+    """Whether two outcomes agree: the same error type, or outputs equal within tolerance."""
+    if a.status != b.status:
+        return False
+    if a.status == "error":
+        return a.error["type"] == b.error["type"]
+    if a.status != "ok":
+        return True
+    if bool(a.mutated) != bool(b.mutated) or len(a.outputs) != len(b.outputs):
+        return False
+    return all(compare(x, y, spec.rtol, spec.atol) is None for x, y in zip(a.outputs, b.outputs))

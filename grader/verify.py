@@ -1,0 +1,111 @@
+"""The author's gate: prove every lesson sound, as rustlings proves every exercise."""
+import itertools
+import tempfile
+from pathlib import Path
+
+from . import build, regions
+from .child import wire
+from .diagnose import diagnose
+from .display import show
+from .grade import grade_file
+from .lesson import example_namespace
+from .verdict import judge, same_behaviour
+
+MIN_MISTAKES = 4
+
+
+def check_examples(lesson):
+    """Every `>>>` example in the prose prints what the reference gives, to 6 significant digits."""
+    problems = []
+    for ex in lesson.prose.examples:
+        ns = lesson.namespace(example_namespace(" ".join(ex.setup) + ex.source + lesson.reference_source))
+        for statement in ex.setup:
+            exec(statement, ns)
+        value = wire.decode(wire.encode(eval(ex.source, ns)))
+        shown = show(value)
+        if " ".join(shown.split()) != " ".join(ex.expected.split()):
+            problems.append(f"example `{ex.source}` ({ex.section}) shows {ex.expected}, "
+                            f"the reference gives {shown}")
+    return problems
+
+
+def check_reference(lesson):
+    problems = []
+    for case, out in zip(lesson.cases, lesson.expected):
+        if out.status != "ok":
+            problems.append(f"the reference fails case '{case.name}' in-process: {out.error}")
+        elif not judge(case, out, out, lesson.spec).passed:
+            problems.append(f"the reference fails the check of case '{case.name}'")
+        if case.hint not in (None, 1, 2, 3):
+            problems.append(f"case '{case.name}' names hint {case.hint}; tiers are 1 to 3")
+    return problems
+
+
+def check_files(lesson, workdir):
+    """The reference passes and a fresh stub fails, both through the real child process."""
+    problems = []
+    ref = grade_file(lesson, lesson.folder / "solution.py")
+    if not ref.passed:
+        failing = [f"{r.case.name}: {r.verdict.message}" for r in ref.cases if not r.verdict.passed]
+        problems.append(f"the reference does not pass as a learner file: {ref.error or ''} "
+                        f"{[v.message for v in ref.violations]} {failing}")
+    stub = Path(workdir) / f"{lesson.id}.py"
+    stub.write_text(regions.stub(lesson.reference_source))
+    result = grade_file(lesson, stub)
+    passing = [r.case.name for r in result.cases if r.verdict.passed]
+    if result.error or result.violations or passing:
+        problems.append(f"the fresh stub should fail every case cleanly; it passes {passing}, "
+                        f"error {result.error!r}, rules {[v.message for v in result.violations]}")
+    return problems
+
+
+def check_mistakes(lesson):
+    problems = []
+    table = lesson.mistake_table
+    if len(table) < MIN_MISTAKES:
+        problems.append(f"{len(table)} known mistakes; a lesson needs at least {MIN_MISTAKES}")
+    for m, outcomes, fails in table:
+        if not m.message:
+            problems.append(f"mistake '{m.id}' has no message")
+        if m.hint not in (None, 1, 2, 3):
+            problems.append(f"mistake '{m.id}' names hint {m.hint}; tiers are 1 to 3")
+        if not fails:
+            problems.append(f"mistake '{m.id}' passes every case: the cases cannot catch it")
+            continue
+        found = diagnose(lesson, outcomes, fails)
+        if not found or found[0].mistake != m.id:
+            problems.append(f"mistake '{m.id}' is diagnosed as {[d.mistake for d in found] or 'nothing'}")
+        elif len(found) > 1 and found[1].explains == found[0].explains:
+            problems.append(f"mistake '{m.id}' is diagnosed as itself and, as strongly, "
+                            f"{found[1].mistake}")
+    for (a, oa, _), (b, ob, _) in itertools.combinations(table, 2):
+        if all(same_behaviour(x, y, lesson.spec) for x, y in zip(oa, ob)):
+            problems.append(f"mistakes '{a.id}' and '{b.id}' behave the same on every case")
+    return problems
+
+
+def verify_lesson(lesson, workdir):
+    """Every problem with one lesson, as sentences; an empty list means it is sound."""
+    try:
+        lesson.prose, lesson.cases  # parse and build first: later checks need both
+    except Exception as exc:
+        return [f"the lesson does not load: {type(exc).__name__}: {exc}"]
+    problems = []
+    for check in (check_examples, check_reference, check_mistakes):
+        try:
+            problems += check(lesson)
+        except Exception as exc:
+            problems.append(f"{check.__name__} failed: {type(exc).__name__}: {exc}")
+    problems += check_files(lesson, workdir)
+    return problems
+
+
+def verify(roadmap, only=None):
+    """{lesson id: problems} for the given lessons (default: every written lesson), plus drift."""
+    lessons = [l for l in build.lessons(roadmap) if only is None or l.id in only]
+    with tempfile.TemporaryDirectory(prefix="verify-") as workdir:
+        report = {l.id: verify_lesson(l, workdir) for l in lessons}
+    for rel in build.drift(roadmap):
+        report.setdefault(rel.split("/")[0], []).append(
+            f"exercises/{rel} is out of date with its source: run `make build`")
+    return report

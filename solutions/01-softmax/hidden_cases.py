@@ -1,0 +1,47 @@
+"""Hidden cases for lesson 01 (stable softmax)."""
+import numpy as np
+
+from grader.authoring import Spec, call, case
+
+SPEC = Spec(functions=("softmax",))
+
+
+def rows_sum_to_one(got, expected, calls):
+    sums = np.sum(got[0], axis=calls[0].kwargs.get("axis", -1))
+    if not np.allclose(sums, 1.0, rtol=0, atol=1e-9):
+        return f"the slices should each sum to 1; yours sum to values from {sums.min():.6g} to {sums.max():.6g}"
+    return None
+
+
+def cases(rng):
+    yield case("random 2-D scores", call("softmax", rng.normal(size=(4, 7))),
+               probe="a (4, 7) array of real-valued logits, last axis")
+    yield case("batched 3-D scores", call("softmax", rng.normal(scale=3.0, size=(2, 3, 5))),
+               probe="a (2, 3, 5) array, last axis")
+    yield case("one logit", call("softmax", rng.normal(size=(3, 1))),
+               probe="slices of length 1 (each softmax is exactly 1)")
+    yield case("huge logits", call("softmax", 1000.0 + rng.normal(scale=5.0, size=(3, 6))),
+               probe="logits near 1000, with floating-point warnings raised as errors",
+               float_errors=True, hint=1)
+    yield case("very negative logits", call("softmax", -1000.0 + rng.normal(size=(2, 5))),
+               probe="logits near -1000, with floating-point warnings raised as errors",
+               float_errors=True, hint=1)
+    yield case("rows of very different sizes",
+               call("softmax", np.array([[0.3, -1.2, 2.1, 0.7], [-900.5, -899.1, -901.7, -898.2]])),
+               probe="one row near 0 and one near -900: each row needs its own maximum", hint=2)
+    yield case("axis 0 of a non-square array", call("softmax", rng.normal(size=(5, 3)), axis=0),
+               probe="softmax down the columns of a (5, 3) array", hint=2)
+    yield case("middle axis", call("softmax", rng.normal(size=(2, 4, 3)), axis=1),
+               probe="axis=1 of a (2, 4, 3) array", hint=2)
+    yield case("axis -2", call("softmax", rng.normal(size=(3, 6, 2)), axis=-2),
+               probe="a negative axis other than -1")
+    yield case("square array, axis 0", call("softmax", rng.normal(size=(4, 4)), axis=0),
+               probe="axis 0 of a square array (where a missing keepdims still broadcasts)", hint=2)
+    yield case("square array, last axis", call("softmax", rng.normal(size=(5, 5))),
+               probe="the last axis of a square array", hint=2)
+    x = rng.normal(size=(3, 5))
+    x[0, 1] = x[1, 4] = x[2, 0] = x[2, 3] = -np.inf
+    yield case("-inf entries", call("softmax", x),
+               probe="rows containing -inf (those entries get probability 0)")
+    yield case("rows sum to one", call("softmax", rng.normal(scale=10.0, size=(6, 9))),
+               probe="each row of the output sums to 1", check=rows_sum_to_one)

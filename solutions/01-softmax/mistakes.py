@@ -1,0 +1,56 @@
+"""Known mistakes for lesson 01 (stable softmax)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+@mistake("no-max-shift", hint=1, message="""\
+Your softmax exponentiates the logits directly. That is the textbook formula, but `np.exp` overflows
+to `inf` past about 709, and `inf / inf` is `nan`. Subtract each slice's maximum first: softmax does
+not change when every entry moves by the same amount, and after the shift every `exp` lies in [0, 1].""")
+def softmax(x, axis=-1):
+    e = np.exp(x)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("fixed-last-axis", hint=2, message="""\
+Your softmax always normalises along the last axis, whatever `axis` says. Pass `axis=axis` to every
+reduction (the max and the sum), so that the slices that sum to 1 are the ones the caller asked for.""")
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+@mistake("global-max", hint=2, message="""\
+You subtract the maximum of the whole array rather than of each slice. It stops overflow, but a slice
+whose entries all sit far below the global maximum underflows to zeros and then divides 0 by 0.
+Take the maximum along `axis` with `keepdims=True`, so every slice is shifted by its own maximum.""")
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("no-keepdims", hint=2, message="""\
+Your reductions drop the axis they reduce (no `keepdims=True`), so the maximum or the sum broadcasts
+back against the wrong axis of `x`: the numbers subtracted or divided by belong to other slices.
+With `keepdims=True` the reduced axis stays, with size 1, and lines up with the slices it came from.""")
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis))
+    return e / np.sum(e, axis=axis)
+
+
+@mistake("sum-over-everything", hint=2, message="""\
+You divide by the sum of the whole array, so the entire array sums to 1 instead of each slice.
+Sum along `axis` with `keepdims=True`: softmax normalises every slice on its own.""")
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e)
+
+
+@mistake("in-place-shift", hint=3, message="""\
+Your function changes the caller's array: `x -= ...` (or `np.exp(x, out=x)`) writes into the input.
+The caller still needs its logits afterwards. Build the shifted values as a new array: `x - m`.""")
+def softmax(x, axis=-1):
+    x -= np.max(x, axis=axis, keepdims=True)
+    e = np.exp(x)
+    return e / np.sum(e, axis=axis, keepdims=True)
