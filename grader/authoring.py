@@ -4,6 +4,7 @@ A lesson's hidden test file (`solutions/NN-slug/hidden_cases.py`) defines `SPEC 
 `def cases(rng)`, which yields `case(...)`s. Its mistakes file (`mistakes.py`) decorates wrong
 variants of the learner's functions with `@mistake(...)`.
 """
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -83,8 +84,8 @@ def mistake(id, message=None, hint=None):
     see the mistake, as they would in the learner's file.
     """
     def register(fn):
-        entry = MISTAKES.setdefault(fn.__module__, {}).setdefault(id, Mistake(id, message, hint))
-        entry.message = entry.message or message
+        entry = MISTAKES.setdefault(fn.__module__, {}).setdefault(id, Mistake(id, None, hint))
+        entry.message = entry.message or (message and re.sub(r"\s*\n\s*", " ", message.strip()))
         entry.hint = entry.hint or hint
         entry.functions[fn.__name__] = fn
         return fn

@@ -89,7 +89,12 @@ def render(console, result, revealed=0):
         console.print(printed(result.stdout))
     for v in result.violations:
         console.print(f"  [red]✗ rule broken[/red] (line {v.line}): {escape(v.message)}")
-    if not (result.error and all(r.outcome.status == "not-run" for r in result.cases)):
+    untouched = [r for r in result.cases if r.verdict.message == "not implemented yet"]
+    if untouched and len(untouched) == len(result.cases):
+        names = ", ".join(f"`{f}`" for f in result.lesson.spec.functions)
+        console.print(f"  [yellow]not implemented yet:[/yellow] write {names} in {escape(str(result.path))}"
+                      f" ({len(untouched)} cases are waiting)")
+    elif not (result.error and all(r.outcome.status == "not-run" for r in result.cases)):
         for r in result.cases:
             for line in case_lines(r):
                 console.print(line, highlight=False)
