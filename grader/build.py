@@ -77,7 +77,12 @@ def build(roadmap):
     exercises = roadmap.root / "exercises"
     lock, report = load_lock(roadmap.root), []
     for lesson in lessons(roadmap):
-        for rel, text in generated(lesson).items():
+        try:
+            files = generated(lesson)
+        except (OSError, ValueError) as e:  # a lesson still being written, or broken
+            report.append((lesson.id, f"skipped: {e}"))
+            continue
+        for rel, text in files.items():
             target = exercises / rel
             current = target.read_text() if target.is_file() else None
             if current == text:
@@ -98,7 +103,12 @@ def drift(roadmap):
     """Generated files that no longer match their source (the stubs by their recorded hash)."""
     exercises, lock, stale = roadmap.root / "exercises", load_lock(roadmap.root), []
     for lesson in lessons(roadmap):
-        for rel, text in generated(lesson).items():
+        try:
+            files = generated(lesson)
+        except (OSError, ValueError):
+            stale.append(f"{lesson.id}/")
+            continue
+        for rel, text in files.items():
             if rel.endswith("solution.py"):
                 ok = lock.get(rel) == digest(text)
             else:

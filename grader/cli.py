@@ -188,9 +188,11 @@ def build_cmd(wb, only_check):
         for rel in stale:
             console.print(f"[red]out of date:[/red] exercises/{rel}")
         sys.exit(1 if stale else 0)
-    for rel, action in builder.build(wb.roadmap):
+    report_ = builder.build(wb.roadmap)
+    for rel, action in report_:
         if action != "unchanged":
             console.print(f"exercises/{rel}: {action}")
+    sys.exit(1 if any(action.startswith("skipped") for _, action in report_) else 0)
 
 
 @cli.command()
@@ -222,7 +224,9 @@ def main():
         sys.exit(2)
     except click.exceptions.Abort:
         fail("Interrupted.", 130)
-    except (roadmap.UnknownLesson, LessonError, ValueError, OSError) as e:
+    except OSError as e:
+        fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e))
+    except (roadmap.UnknownLesson, LessonError, ValueError) as e:
         fail(str(e.args[0]) if e.args else str(e))
     except KeyboardInterrupt:
         fail("Interrupted; nothing recorded so far was lost.", 130)

@@ -1,0 +1,33 @@
+"""Shared fixtures: a fresh copy of the workbook (stubs generated anew), and a CLI runner."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def workbook(tmp_path):
+    """A workbook in a temporary folder: the lesson sources, and stubs generated from them."""
+    root = tmp_path / "workbook"
+    shutil.copytree(ROOT / "solutions", root / "solutions",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    result = grader(root, "build")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return root
+
+
+def grader(root, *args, timeout=300):
+    """Run the `grader` command as a learner would, on the workbook at `root`."""
+    env = {**os.environ, "WORKBOOK_ROOT": str(root), "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True,
+                          env=env, timeout=timeout, cwd=root)
+
+
+@pytest.fixture
+def run_grader():
+    return grader

@@ -1,0 +1,50 @@
+"""The comparison says in plain words how an answer differs."""
+import numpy as np
+import pytest
+
+from grader.child.wire import Tensor
+from grader.compare import compare
+
+E = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])
+
+
+def test_equal_within_tolerance_passes():
+    assert compare(E, E + 1e-12, 1e-6, 1e-9) is None
+
+
+@pytest.mark.parametrize("got, words", [
+    (E.T.copy(), "expected shape (2, 3), got shape (3, 2) (the transpose"),
+    (E[0], "expected shape (2, 3), got shape (3,)"),
+    (E.tolist(), "expected a numpy array, got a nested list"),
+    (Tensor(E), "expected a numpy array, got a torch tensor"),
+    (np.where(E > 0.45, np.nan, E), "NaN at [1, 1] where 0.5 was expected (2 unexpected NaN"),
+    (E.round(), "expected floating-point values, got"),
+    (E.astype(np.float32) + np.float32(1e-4), "your array is float32"),
+])
+def test_differences_are_named(got, words):
+    if words.startswith("expected floating"):
+        got = got.astype(np.int64)
+    assert words in compare(E, got, 1e-6, 1e-9)
+
+
+def test_largest_difference_is_located():
+    got = E.copy()
+    got[1, 2] += 0.5
+    got[0, 0] += 0.1
+    assert compare(E, got, 1e-6, 1e-9) == (
+        "2 of 6 values differ; the largest difference is at [1, 2]: expected 0.6, got 1.1")
+
+
+def test_lists_and_tensors():
+    assert "call .tolist()" in compare(E.tolist(), Tensor(E), 1e-6, 1e-9)
+    assert "ragged" in compare([[1.0, 2.0]], [[1.0], [2.0, 3.0]], 1e-6, 1e-9)
+    assert compare([[1.0, 2.0]], [[1.0, 2.0]], 1e-6, 1e-9) is None
+
+
+def test_tuples_name_the_value_that_differs():
+    assert compare((E, 1.0), (E,), 1e-6, 1e-9) == "expected 2 values, got 1"
+    assert compare((E, 1.0), (E, 2.0), 1e-6, 1e-9).startswith("in returned value 2: the value differs")
+
+
+def test_expected_nan_must_be_nan():
+    assert "expected NaN at [0]" in compare(np.array([np.nan, 1.0]), np.array([0.0, 1.0]), 1e-6, 1e-9)
