@@ -1,0 +1,28 @@
+"""Every written lesson is sound (`grader verify`), and the generated files match their sources."""
+from pathlib import Path
+
+import pytest
+
+from grader import build, roadmap
+from grader.verify import verify_lesson
+
+ROOT = Path(__file__).resolve().parent.parent
+ROADMAP = roadmap.load(ROOT)
+LESSONS = build.lessons(ROADMAP)
+
+
+def test_the_roadmap_lists_every_written_lesson():
+    listed = {e.id for e in ROADMAP.entries}
+    written = {p.parent.name for p in (ROOT / "solutions").glob("*/solution.py")}
+    assert written <= listed and len(ROADMAP.entries) == 22
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", LESSONS, ids=[l.id for l in LESSONS])
+def test_lesson_verifies(lesson, tmp_path):
+    assert verify_lesson(lesson, tmp_path) == []
+
+
+def test_generated_files_match_their_sources():
+    assert build.drift(ROADMAP) == []
+
