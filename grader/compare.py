@@ -43,6 +43,15 @@ def as_array(value):
     return arr
 
 
+def pair(expected, got):
+    """Both numbers to 6 significant digits, or to as many as it takes to tell them apart."""
+    for digits in (6, 9, 12, 17):
+        e, g = f"{expected:.{digits}g}", f"{got:.{digits}g}"
+        if e != g:
+            break
+    return (number(expected), number(got)) if digits == 6 else (e, g)
+
+
 def where(index):
     return "[" + ", ".join(str(int(i)) for i in index) + "]" if len(index) else "the value"
 
@@ -81,7 +90,8 @@ def compare_arrays(expected, got, rtol, atol):
     at = "" if e.ndim == 0 else f"; the largest difference is at {where(worst)}"
     note = (f" (your array is {got.dtype}; the lesson computes in float64)"
             if got.dtype == np.float32 and expected.dtype == np.float64 else "")
-    return f"{lead}{at}: expected {number(e[worst])}, got {number(g[worst])}{note}"
+    shown_e, shown_g = pair(e[worst], g[worst])
+    return f"{lead}{at}: expected {shown_e}, got {shown_g}{note}"
 
 
 def compare(expected, got, rtol, atol):

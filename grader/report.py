@@ -1,4 +1,6 @@
 """Show a graded lesson: on the terminal for a learner, or as one JSON object for tools."""
+from pathlib import Path
+
 from rich.markup import escape
 
 from .display import show, shape_of
@@ -74,6 +76,14 @@ def hint_line(result, revealed):
     return f"Stuck? `make hint L={n:02d}` reveals hint {tier}: {tiers[tier - 1][0]}{about}."
 
 
+def shown_path(path):
+    """A path relative to the current folder when it lies below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def render(console, result, revealed=0):
     """Print a Result for a learner, pytest-style: what passed, what failed and why, what next."""
     e = result.lesson.entry
@@ -82,7 +92,7 @@ def render(console, result, revealed=0):
               else f"[bold red]{result.passed_count}/{total} cases passed[/bold red]")
     console.print(f"[bold]Lesson {e.number:02d} · {escape(e.title)}[/bold]  {status}")
     if result.error:
-        where = f" [dim]({escape(str(result.path))}:{result.error_line})[/dim]" if result.error_line else ""
+        where = f" [dim]({escape(shown_path(result.path))}:{result.error_line})[/dim]" if result.error_line else ""
         console.print(f"  [red]{escape(result.error)}[/red]{where}")
     if result.stdout.strip():
         console.print("  your file printed while it was imported:")
@@ -92,7 +102,7 @@ def render(console, result, revealed=0):
     untouched = [r for r in result.cases if r.verdict.message == "not implemented yet"]
     if untouched and len(untouched) == len(result.cases):
         names = ", ".join(f"`{f}`" for f in result.lesson.spec.functions)
-        console.print(f"  [yellow]not implemented yet:[/yellow] write {names} in {escape(str(result.path))}"
+        console.print(f"  [yellow]not implemented yet:[/yellow] write {names} in {escape(shown_path(result.path))}"
                       f" ({len(untouched)} cases are waiting)")
     elif not (result.error and all(r.outcome.status == "not-run" for r in result.cases)):
         for r in result.cases:

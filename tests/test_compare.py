@@ -48,3 +48,8 @@ def test_tuples_name_the_value_that_differs():
 
 def test_expected_nan_must_be_nan():
     assert "expected NaN at [0]" in compare(np.array([np.nan, 1.0]), np.array([0.0, 1.0]), 1e-6, 1e-9)
+
+
+def test_close_values_are_shown_with_enough_digits():
+    message = compare(np.array([-0.0214659]), np.array([-0.021465912]), 1e-9, 1e-12)
+    assert message.endswith("expected -0.0214659, got -0.021465912")
