@@ -1,0 +1,47 @@
+"""Hidden cases for lesson 10 (a residual attention block in PyTorch)."""
+import numpy as np
+
+from grader.authoring import Spec, call, case
+
+SPEC = Spec(functions=("solve",))
+
+
+def prefix_unchanged(got, expected, calls):
+    full, prefix = np.asarray(got[0], dtype=float), np.asarray(got[1], dtype=float)
+    k = len(calls[1].args[0])
+    if full.shape != np.asarray(expected[0]).shape or prefix.shape != np.asarray(expected[1]).shape:
+        return (f"expected shapes {np.asarray(expected[0]).shape} and {np.asarray(expected[1]).shape}, "
+                f"got {full.shape} and {prefix.shape}")
+    if not np.allclose(prefix, full[:k], rtol=1e-6, atol=1e-9):
+        row = int(np.argmax(np.abs(prefix - full[:k]).max(axis=1)))
+        return (f"the first {k} rows of the output changed when later rows were added to the input "
+                f"(first at row {row}): a token must not see the tokens after it")
+    if not np.allclose(full, np.asarray(expected[0]), rtol=1e-6, atol=1e-9):
+        return "the output rows do not change with later tokens, but their values are not the block's"
+    return None
+
+
+def cases(rng):
+    yield case("random (5, 3)", call("solve", rng.normal(size=(5, 3)).tolist()),
+               probe="5 tokens of width 3, real-valued")
+    yield case("random (3, 7)", call("solve", rng.normal(size=(3, 7)).tolist()),
+               probe="3 tokens of width 7 (fewer tokens than features)")
+    yield case("random (6, 4)", call("solve", rng.normal(size=(6, 4)).tolist()),
+               probe="6 tokens of width 4", hint=2)
+    yield case("one token", call("solve", rng.normal(size=(1, 5)).tolist()),
+               probe="a single token of width 5 (attention returns it unchanged)")
+    yield case("width 2", call("solve", rng.normal(size=(4, 2)).tolist()),
+               probe="4 tokens of width 2 (each normalized row is close to +1 and -1)")
+    yield case("large values", call("solve", (20.0 * rng.normal(size=(5, 6))).tolist()),
+               probe="values around +-20: attention weights close to one-hot")
+    yield case("tiny values", call("solve", (1e-3 * rng.normal(size=(4, 6))).tolist()),
+               probe="values around 1e-3, where eps=1e-5 is not negligible beside the variance",
+               hint=3)
+    yield case("offset values", call("solve", (30.0 + rng.normal(size=(6, 5))).tolist()),
+               probe="values near 30 with a small spread, where float32 loses digits", hint=1)
+    yield case("long sequence", call("solve", rng.normal(scale=2.0, size=(9, 3)).tolist()),
+               probe="9 tokens of width 3", hint=2)
+    x = rng.normal(size=(7, 4))
+    yield case("prefix invariance", call("solve", x.tolist()), call("solve", x[:3].tolist()),
+               probe="the first 3 rows of the output do not change when 4 more tokens follow",
+               check=prefix_unchanged, hint=2)

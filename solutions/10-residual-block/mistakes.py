@@ -1,0 +1,188 @@
+"""Known mistakes for lesson 10 (a residual attention block in PyTorch)."""
+import torch
+import torch.nn.functional as F
+
+from grader.authoring import mistake
+
+
+@mistake("normalize-before-residual", hint=2, message="""\
+You normalize the attention output and then add the input (`x + layer_norm(a)`), so the sum that
+comes out is never normalized. This block adds first and normalizes second: `layer_norm(x + a)`.
+The order matters because layer norm rescales whatever it is given, and here it has to rescale the
+input and the attention output together.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = x + F.layer_norm(a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("shape-without-comma", hint=3, message="""\
+`layer_norm` raised a TypeError: its second argument must be a tuple of sizes, and `(x.shape[-1])`
+is not a tuple. Brackets around a single value only group it, so Python hands over a plain int, just
+as if you had written `x.shape[-1]` with no brackets at all.
+Add the trailing comma, `(x.shape[-1],)`, to make a one-item tuple: normalize over the last
+dimension, the width of one row.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1]), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("no-causal-mask", hint=2, message="""\
+Your attention lets every token look at the whole sequence, later tokens included. Without
+`is_causal=True`, `scaled_dot_product_attention` attends in both directions, so an early row changes
+when tokens are appended after it. Pass `is_causal=True`: each token then sees only itself and the
+tokens before it.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("inverted-mask", hint=2, message="""\
+Your mask points the wrong way: each token attends to itself and the tokens AFTER it. In
+`scaled_dot_product_attention` a boolean mask holds True where attention is allowed, so the allowed
+positions of a causal mask form the lower triangle (`torch.tril`), not the upper one. Simplest of all,
+drop the hand-made mask and pass `is_causal=True`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    t = x.shape[0]
+    mask = torch.triu(torch.ones(t, t, dtype=torch.bool))
+    a = F.scaled_dot_product_attention(x, x, x, attn_mask=mask)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("unscaled-scores", hint=2, message="""\
+Your hand-written attention takes the softmax of `x @ x.T` without dividing by sqrt(width). Scaled
+dot-product attention divides the scores by the square root of the key size so they do not grow with
+the width and push the softmax towards a one-hot choice. `F.scaled_dot_product_attention` does the
+scaling (and the causal mask) for you.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    t = x.shape[0]
+    scores = x @ x.T
+    scores = scores.masked_fill(~torch.tril(torch.ones(t, t, dtype=torch.bool)), float("-inf"))
+    a = torch.softmax(scores, dim=-1) @ x
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("no-first-residual", hint=1, message="""\
+You normalize the attention output alone, `layer_norm(a)`, and drop the input. The first residual
+connection adds `x` back before normalizing, so attention only has to contribute a change on top of
+what each token already was. Normalize `x + a`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("relu-without-residual", hint=1, message="""\
+You return `ReLU(h)` on its own, which zeroes every negative entry for good. The feed-forward step
+has its own residual connection: the block returns `h + ReLU(h)`, so h passes through unchanged and
+the ReLU output is added on top. That is why a negative entry such as -1.22474 survives.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return torch.relu(h).tolist()
+
+
+@mistake("residual-from-input", hint=1, message="""\
+Your second residual adds the block's input `x` to `ReLU(h)`. Each residual connection skips over
+one step only: the feed-forward step takes h, so it is h that is added back, giving `h + ReLU(h)`.
+The input x has already been added once, before the normalization.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (x + torch.relu(h)).tolist()
+
+
+@mistake("normalize-whole-table", hint=3, message="""\
+You pass `x.shape` as the normalized shape, so layer norm takes one mean and one variance over the
+whole table, every token together. Layer normalization works on each token's row by itself: pass
+only the last dimension, `(x.shape[-1],)`, so every row gets its own mean and variance.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, x.shape, eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("wrong-eps", hint=3, message="""\
+Your layer norm uses an epsilon other than 1e-5. Epsilon is added to the variance before the
+square root. For rows with an ordinary spread a different epsilon only moves the sixth digit or
+so, but when the values are small their variance is comparable to epsilon and the result changes a
+lot. Pass `eps=1e-5` (also the default
+of `F.layer_norm`).""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-6)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("float32", hint=1, message="""\
+Your tensor is float32 (`.float()`, `torch.float` or `torch.float32` all mean 32-bit floats), which
+keeps only about 7 significant digits, so your answers drift from the float64 reference. Build the
+tensor with `torch.tensor(X, dtype=torch.float64)` so the whole computation runs in double
+precision.""")
+def solve(X):
+    x = torch.tensor(X).float()
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("double-after-float32", hint=1, message="""\
+You convert to float64 only after building the tensor (`torch.tensor(X).double()`). By then it is too
+late: `torch.tensor(X)` has already stored the decimals as float32, rounding every input to about 7
+significant digits, and `.double()` cannot bring the lost digits back. Ask for float64 while the
+tensor is made: `torch.tensor(X, dtype=torch.float64)`.""")
+def solve(X):
+    x = torch.tensor(X).double()
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("no-dtype", hint=1, message="""\
+You build the tensor with `torch.tensor(X)` and no dtype, so torch guesses one from the data: whole
+numbers such as [[1, 0, -1]] give an int64 tensor that attention refuses, and decimals give float32,
+only about 7 significant digits. Say what you want: `torch.tensor(X, dtype=torch.float64)`.""")
+def solve(X):
+    x = torch.tensor(X)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("returns-tensor", hint=3, message="""\
+You return a torch tensor, but this lesson takes and returns nested lists. Finish with `.tolist()`,
+which turns the tensor into plain Python lists of floats, one inner list per token.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return h + torch.relu(h)
+
+
+@mistake("unbiased-variance", hint=3, message="""\
+Your layer norm divides by the unbiased variance (`x.var(dim=-1)` or `torch.std`, which divide by
+n - 1 by default). Layer normalization uses the plain average of the squared deviations, dividing by
+n, the width of the row. Use `var(dim=-1, unbiased=False, keepdim=True)`, or let `F.layer_norm` do
+the normalizing.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    y = x + a
+    mean = y.mean(dim=-1, keepdim=True)
+    var = y.var(dim=-1, keepdim=True)
+    h = (y - mean) / torch.sqrt(var + 1e-5)
+    return (h + torch.relu(h)).tolist()
