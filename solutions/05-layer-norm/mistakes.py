@@ -1,0 +1,88 @@
+"""Known mistakes for lesson 05 (layer normalization)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+@mistake("unbiased-variance", hint=2, message="""\
+You divide the squared deviations by D - 1 (the sample variance, `ddof=1`), but layer norm uses the
+population variance: divide by D. The D - 1 correction estimates the variance of a larger population
+from a sample; here there is no larger population, just the D numbers of one vector. Use `np.mean` of
+the squared centred values, or `np.var` with its default `ddof=0`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.var(x, axis=-1, ddof=1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("eps-on-std", hint=2, message="""\
+You add eps to the standard deviation, `std + eps`, instead of to the variance inside the square
+root, `sqrt(var + eps)`. For vectors of ordinary size the two are nearly equal, but for tiny inputs
+(a variance below eps) they differ completely, and every framework's layer norm uses
+`sqrt(var + eps)`. Put eps under the square root.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    std = np.std(x, axis=-1, keepdims=True)
+    return (x - mean) / (std + eps) * gamma + beta
+
+
+@mistake("no-sqrt", hint=2, message="""\
+You divide the centred values by the variance instead of by its square root, the standard
+deviation. The variance is in squared units: dividing by it does not bring the vectors to a standard
+size (vectors twice as large come out half as large). Divide by `np.sqrt(var + eps)`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / (var + eps) * gamma + beta
+
+
+@mistake("wrong-axis", hint=1, message="""\
+Your statistics are taken along the first axis, across tokens (or across the batch), rather than
+along the last axis, within each vector. That is batch norm, a different layer. Layer norm gives every
+feature vector its own mean and variance: reduce along `axis=-1` with `keepdims=True`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=0, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=0, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("no-keepdims", hint=2, message="""\
+Your mean and variance drop the axis they reduce (no `keepdims=True`), so a `(T,)` array of
+per-vector means broadcasts against the last axis of a `(T, D)` input: it raises an error when
+T != D and quietly subtracts the wrong numbers when T == D. Keep the reduced axis, with size 1, so
+each vector is centred and scaled by its own statistics.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1)
+    var = np.mean((x - mean) ** 2, axis=-1)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("gamma-beta-swapped", hint=3, message="""\
+You multiply by `beta` and add `gamma`: the two parameters are swapped. `gamma` is the gain (it
+multiplies the normalised values, and starts at 1 in a fresh model) and `beta` is the shift (it is
+added, and starts at 0). The formula is `x_hat * gamma + beta`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * beta + gamma
+
+
+@mistake("forgot-beta", hint=3, message="""\
+You scale the normalised values by `gamma` but never add `beta`. The shift is half of layer norm's
+learned affine step: without it every output vector is forced to have mean 0 (times gamma), which the
+model may not want. Return `x_hat * gamma + beta`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma
+
+
+@mistake("one-pass-variance", hint=3, message="""\
+You compute the variance as `mean(x**2) - mean(x)**2`. It is right on paper, but when the entries sit
+far from zero (around 1e6, say) both terms are huge and nearly equal, and their difference is mostly
+rounding error: the variance can even come out negative. Centre first, `c = x - mean`, then average
+`c**2`: the numbers you square are then small.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean(x ** 2, axis=-1, keepdims=True) - mean ** 2
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta

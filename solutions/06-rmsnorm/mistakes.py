@@ -1,0 +1,62 @@
+"""Known mistakes for lesson 06 (RMSNorm)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+@mistake("subtracts-mean", hint=1, message="""\
+You centre each vector (subtract its mean) before dividing: that is layer norm, not RMSNorm.
+RMSNorm deliberately skips the centring and divides the vector as it is by its root mean square,
+`sqrt(mean(x**2) + eps)`. For vectors whose entries are mostly of one sign the two differ
+completely.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    c = x - np.mean(x, axis=-1, keepdims=True)
+    return c / np.sqrt(np.mean(c ** 2, axis=-1, keepdims=True) + eps) * gamma
+
+
+@mistake("eps-outside-sqrt", hint=2, message="""\
+You add eps after the square root, `sqrt(ms) + eps`, instead of inside it, `sqrt(ms + eps)`. The two
+agree for vectors of ordinary size but not for tiny ones (a mean square below eps), and lesson 14, like
+LLaMA itself, uses `sqrt(mean(x**2) + eps)`. Put eps under the square root.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / (np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True)) + eps) * gamma
+
+
+@mistake("no-sqrt", hint=2, message="""\
+You divide by the mean square itself, without the square root. The mean square is in squared units,
+so the result is not a vector of standard size: vectors ten times larger come out ten times smaller.
+The root mean square, `np.sqrt(np.mean(x ** 2, ...) + eps)`, has the same units as x.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / (np.mean(x ** 2, axis=-1, keepdims=True) + eps) * gamma
+
+
+@mistake("sum-of-squares", hint=2, message="""\
+You divide by the Euclidean length of each vector, `sqrt(sum(x**2))`, which is `sqrt(D)` times its
+root mean square. The output then has length 1 rather than RMS 1, so its entries shrink as D grows.
+Average the squares (`np.mean`) instead of adding them up.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.sum(x ** 2, axis=-1, keepdims=True) + eps) * gamma
+
+
+@mistake("forgot-gamma", hint=3, message="""\
+You normalise each vector but never multiply by `gamma`. The gain is RMSNorm's only learned parameter:
+it lets the model give each feature its own scale after normalisation. Return `x_hat * gamma`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps)
+
+
+@mistake("wrong-axis", hint=1, message="""\
+Your mean square is taken along the first axis, across tokens (or across the batch), rather than
+along the last axis, within each vector. RMSNorm, like layer norm, normalises every feature vector by
+its own size: reduce along `axis=-1` with `keepdims=True`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2, axis=0, keepdims=True) + eps) * gamma
+
+
+@mistake("no-keepdims", hint=2, message="""\
+Your mean square drops the axis it reduces (no `keepdims=True`), so a `(T,)` array of per-vector
+values broadcasts against the last axis of a `(T, D)` input: an error when T != D, and silently the
+wrong divisors when T == D. Keep the reduced axis with size 1 so each vector is divided by its own
+root mean square.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2, axis=-1) + eps) * gamma

@@ -1,0 +1,21 @@
+"""Lesson 06: RMSNorm, layer normalization without the centring, in numpy."""
+import numpy as np
+
+
+def rmsnorm(x, gamma, eps=1e-5):
+    """RMSNorm of each vector along the last axis of `x`.
+
+    x: a float64 array of shape (..., D): any number of leading (batch, time) axes.
+    gamma: a float64 array of shape (D,), the learned gain.
+    eps: a small number added to the mean square before the square root.
+    Returns an array of shape (..., D): x / sqrt(mean(x**2) + eps) * gamma, with the mean of the
+    squares taken over the last axis of each vector. `x` itself is left unchanged.
+    """
+    ### BEGIN SOLUTION
+    # 1. The mean square of each vector, keeping its axis so it broadcasts back against x
+    mean_square = np.mean(x ** 2, axis=-1, keepdims=True)
+    # 2. Divide by the root mean square; eps goes inside the square root
+    x_hat = x / np.sqrt(mean_square + eps)
+    # 3. The learned gain, one per feature
+    return x_hat * gamma
+    ### END SOLUTION

@@ -1,0 +1,77 @@
+"""Known mistakes for lesson 07 (splitting and merging heads)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+@mistake("split-reshape-only", hint=2, message="""\
+Your split_heads reshapes `(..., T, D)` straight to `(..., H, T, D/H)`. The shape is right, but a
+reshape reads the numbers in their stored order, row after row, so each "head" is cut from a run of
+consecutive numbers that crosses from one token into the next: tokens get mixed. Reshape to
+`(..., T, H, D/H)` first, which only cuts each row into chunks, then swap the time and head axes.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return x.reshape(*lead, n_heads, t, d // n_heads)
+
+
+@mistake("split-heads-after-time", hint=2, message="""\
+Your split_heads stops at shape `(..., T, H, D/H)`: each row is cut into chunks, but the head axis
+still sits after the time axis. Attention works on `(..., T, d)` arrays, so the heads have to be a
+batch axis in front of time. Finish with `np.swapaxes(..., -2, -3)` to get `(..., H, T, D/H)`.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return x.reshape(*lead, t, n_heads, d // n_heads)
+
+
+@mistake("split-swaps-first-axes", hint=3, message="""\
+Your split_heads swaps the first two axes (`swapaxes(0, 1)` or `transpose(1, 0, 2)`), which is right
+for a plain `(T, D)` input but not once batch axes come in front: then it moves the batch axis instead
+of time. Count the axes from the end: after the reshape to `(..., T, H, D/H)`, swap axes -3 and -2.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return np.swapaxes(x.reshape(*lead, t, n_heads, d // n_heads), 0, 1)
+
+
+@mistake("interleaved-heads", hint=2, message="""\
+Your heads are interleaved: you reshape to `(..., T, D/H, H)` and move the last axis forward, so head
+h gets columns h, h + H, h + 2H, ... instead of the block h*D/H to (h+1)*D/H. Split and merge still
+undo each other, so a round trip looks fine, but trained weights expect the block layout: the columns
+of Wq that belong to head h are consecutive. Reshape to `(..., T, H, D/H)` instead.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return np.moveaxis(x.reshape(*lead, t, d // n_heads, n_heads), -1, -3)
+
+
+@mistake("interleaved-heads")
+def merge_heads(x):
+    *lead, h, t, dh = x.shape
+    return np.moveaxis(x, -3, -1).reshape(*lead, t, dh * h)
+
+
+@mistake("merge-reshape-only", hint=2, message="""\
+Your merge_heads reshapes `(..., H, T, Dh)` straight to `(..., T, H*Dh)`. The shape is right, but the
+numbers come out in stored order, so each output row is made of consecutive rows of one head rather
+than of one token's chunks from every head. Swap the head and time axes back first (`-3` and `-2`),
+then reshape.""")
+def merge_heads(x):
+    *lead, h, t, dh = x.shape
+    return x.reshape(*lead, t, h * dh)
+
+
+@mistake("merge-swaps-wrong-axes", hint=2, message="""\
+Your merge_heads swaps the last two axes (time and head size) instead of the head and time axes, so
+the reshape that follows joins numbers from different tokens. The axis to move is the head axis:
+`np.swapaxes(x, -3, -2)` turns `(..., H, T, Dh)` into `(..., T, H, Dh)`, and only then does the
+reshape to `(..., T, H*Dh)` put each token's heads side by side.""")
+def merge_heads(x):
+    *lead, h, t, dh = x.shape
+    return np.swapaxes(x, -1, -2).reshape(*lead, t, h * dh)
+
+
+@mistake("merge-fixed-rank", hint=3, message="""\
+Your merge_heads is written for exactly one batch axis (`transpose(0, 2, 1, 3)` on a 4-D array), so it
+fails when there is no batch axis or more than one. Count the axes from the end instead:
+`np.swapaxes(x, -3, -2)` and a reshape to `(*lead, T, H*Dh)` work for any number of leading axes.""")
+def merge_heads(x):
+    b, h, t, dh = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(b, t, h * dh)
