@@ -1,0 +1,79 @@
+"""Hidden cases for lesson 03 (the causal mask, and causal attention)."""
+import numpy as np
+
+from grader.authoring import Spec, call, case
+
+SPEC = Spec(functions=("causal_mask", "causal_attention"), forbidden={
+    "scaled_dot_product_attention": "this lesson asks you to build causal attention yourself, in numpy",
+    "MultiheadAttention": "this lesson asks you to build causal attention yourself, in numpy",
+})
+
+
+def rows_match(which, why):
+    """A check: the second call's output equals rows `which` of the first call's output."""
+    def check(got, expected, calls):
+        full, part = (np.asarray(g, dtype=float) for g in got)
+        if full.shape != expected[0].shape or part.shape != expected[1].shape:
+            return (f"expected shapes {expected[0].shape} and {expected[1].shape}, "
+                    f"got {full.shape} and {part.shape}")
+        rows = full[..., which, :]
+        with np.errstate(invalid="ignore"):
+            if not np.allclose(part, rows, rtol=1e-6, atol=1e-9):
+                return why
+            if not np.allclose(full, expected[0], rtol=1e-6, atol=1e-9):
+                return ("the two calls agree with each other, but the outputs are not the "
+                        "expected ones")
+        return None
+    return check
+
+
+def cases(rng):
+    n = rng.normal
+    yield case("square mask, t_k left out", call("causal_mask", 7),
+               probe="causal_mask(7): t_k defaults to t_q", hint=2)
+    yield case("square mask, t_k given", call("causal_mask", 5, 5),
+               probe="causal_mask(5, 5)", hint=2)
+    yield case("a query block at the end", call("causal_mask", 3, 8),
+               probe="causal_mask(3, 8): three queries at positions 5, 6 and 7 of eight keys", hint=2)
+    yield case("one query, many keys", call("causal_mask", 1, 6),
+               probe="causal_mask(1, 6): the newest position sees every key", hint=2)
+    yield case("T = 1 mask", call("causal_mask", 1),
+               probe="causal_mask(1)")
+    yield case("self-attention, 2-D",
+               call("causal_attention", n(size=(6, 4)), n(size=(6, 4)), n(size=(6, 3))),
+               probe="q, k (6, 4) and v (6, 3), no batch", hint=1)
+    yield case("two batch dimensions",
+               call("causal_attention", n(size=(2, 3, 5, 4)), n(size=(2, 3, 5, 4)),
+                    n(size=(2, 3, 5, 6))),
+               probe="q, k (2, 3, 5, 4) and v (2, 3, 5, 6)", hint=2)
+    yield case("queries at the end of longer keys",
+               call("causal_attention", n(size=(2, 3, 4)), n(size=(2, 7, 4)), n(size=(2, 7, 5))),
+               probe="Tq = 3 queries that are the last positions of Tk = 7 keys, batch of 2", hint=2)
+    yield case("one new query with a cache",
+               call("causal_attention", n(size=(3, 1, 4)), n(size=(3, 6, 4)), n(size=(3, 6, 2))),
+               probe="Tq = 1, Tk = 6: a decoding step that sees the whole cache", hint=2)
+    yield case("T = 1",
+               call("causal_attention", n(size=(2, 1, 3)), n(size=(2, 1, 3)), n(size=(2, 1, 5))),
+               probe="a sequence of length 1: the one query sees only itself", hint=2)
+    yield case("huge scores",
+               call("causal_attention", n(scale=30.0, size=(2, 5, 3)), n(scale=30.0, size=(2, 5, 3)),
+                    n(size=(2, 5, 4))),
+               probe="scores in the hundreds and thousands, floating-point warnings raised as errors",
+               float_errors=True, hint=1)
+    q, k, v = n(size=(2, 7, 4)), n(size=(2, 7, 4)), n(size=(2, 7, 3))
+    yield case("prefix invariance",
+               call("causal_attention", q, k, v),
+               call("causal_attention", q[:, :4], k[:, :4], v[:, :4]),
+               probe="the first 4 positions of a length-7 sequence, run alone, give the first 4 "
+                     "rows of the full output (no position looks ahead)",
+               check=rows_match(slice(0, 4), "running the first 4 positions alone should give the "
+                                "first 4 rows of the full output; yours differ, so some query "
+                                "sees a later key"), hint=1)
+    q, k, v = n(size=(3, 6, 5)), n(size=(3, 6, 5)), n(size=(3, 6, 2))
+    yield case("the last queries alone match the full sequence",
+               call("causal_attention", q, k, v),
+               call("causal_attention", q[:, 4:], k, v),
+               probe="the last 2 queries against all 6 keys give the last 2 rows of the full output",
+               check=rows_match(slice(4, 6), "the last 2 queries run against all 6 keys should give "
+                                "the last 2 rows of the full output; yours differ, so the mask does "
+                                "not line the queries up with the end of the keys"), hint=2)

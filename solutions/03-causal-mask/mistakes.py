@@ -1,0 +1,78 @@
+"""Known mistakes for lesson 03 (the causal mask, and causal attention)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+@mistake("strict-lower-triangle", hint=2, message="""\
+Your mask lets a query see only the keys strictly before it (`j < i`), not its own position. The first
+query then sees no key at all: its whole row of scores is -inf and the softmax returns NaN. A position
+may always attend to itself: the rule is `j <= i` (offset by t_k - t_q when the queries are the last
+positions), the lower triangle *with* its diagonal.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.tril(np.ones((t_q, t_k), dtype=bool), k=t_k - t_q - 1)
+
+
+@mistake("top-left-alignment", hint=2, message="""\
+Your mask puts query i at position i, even when there are more keys than queries. When t_q < t_k the
+queries are the *last* t_q positions (a new block after a cached prefix), so query i sits at position
+t_k - t_q + i and sees every key up to there. `np.tril(np.ones((t_q, t_k)))` aligns the triangle with
+the top-left corner instead; shift it with `k=t_k - t_q`, or compare positions directly.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.tril(np.ones((t_q, t_k), dtype=bool))
+
+
+@mistake("offset-wrong-sign", hint=2, message="""\
+Your triangle is shifted the wrong way: you offset it by t_q - t_k, which is negative when there are
+more keys than queries, so the queries see fewer keys than they should (and the first may see none).
+Query i sits at position t_k - t_q + i: with `np.tril` the diagonal offset is `k=t_k - t_q`, a
+non-negative number.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.tril(np.ones((t_q, t_k), dtype=bool), k=t_q - t_k)
+
+
+@mistake("upper-triangle", hint=2, message="""\
+Your mask lets each query see the keys at its position and *after* it: the upper triangle. Causal
+means the opposite: a query may look back, never ahead, so row i is True for the keys j <= i (with
+the offset t_k - t_q). Use `np.tril`, or compare positions with `key <= query`.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.triu(np.ones((t_q, t_k), dtype=bool), k=t_k - t_q)
+
+
+@mistake("numeric-mask", hint=3, message="""\
+Your mask holds numbers (1.0 and 0.0) instead of booleans. `np.tril(np.ones(...))` makes floats
+unless you ask otherwise. A float mask reads as "1 or 0" and can be mistaken for scores to add; the
+mask of this workbook is boolean, True meaning "may attend". Pass `dtype=bool` to `np.ones`, or build
+the mask from a comparison such as `key_pos <= query_pos`, which is boolean already.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.tril(np.ones((t_q, t_k)), k=t_k - t_q)
+
+
+@mistake("square-mask-from-queries", hint=2, message="""\
+Your `causal_attention` builds the mask from the number of queries alone, `causal_mask(Tq)`, a
+(Tq, Tq) square. When the queries are a block at the end of a longer key sequence, the scores have
+shape (Tq, Tk) and the square mask does not fit. Pass both lengths:
+`causal_mask(q.shape[-2], k.shape[-2])`.""")
+def causal_attention(q, k, v):
+    return attention(q, k, v, causal_mask(q.shape[-2]))
+
+
+@mistake("float-tril-no-offset", hint=2, message="""\
+Your mask is `np.tril(np.ones((t_q, t_k)))`, which has two problems. It holds floats (1.0 and 0.0)
+rather than booleans, and its triangle starts in the top-left corner, so when there are fewer queries
+than keys, query i is treated as position i instead of t_k - t_q + i. Build it as
+`np.tril(np.ones((t_q, t_k), dtype=bool), k=t_k - t_q)`, or compare positions: `key_pos <= query_pos`.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.tril(np.ones((t_q, t_k)))
