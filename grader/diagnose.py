@@ -10,7 +10,11 @@ class Diagnosis:
     mistake: str
     message: str
     hint: int = None
-    explains: int = 0     # how many of the learner's failing cases it accounts for
+    cases: frozenset = frozenset()   # the learner's failing cases it accounts for
+
+    @property
+    def explains(self):
+        return len(self.cases)
 
 
 def mistake_failures(lesson):
@@ -38,5 +42,15 @@ def diagnose(lesson, outcomes, failing):
         if not fails or not fails <= failing:
             continue
         if all(same_behaviour(outcomes[i], theirs[i], lesson.spec) for i in fails):
-            found.append(Diagnosis(m.id, m.message, m.hint, len(fails)))
+            found.append(Diagnosis(m.id, m.message, m.hint, frozenset(fails)))
     return sorted(found, key=lambda d: -d.explains)
+
+
+def distinct(diagnoses):
+    """The diagnoses worth showing: the best, then any that explain failures the ones before do not."""
+    shown, covered = [], set()
+    for d in diagnoses:
+        if not d.cases <= covered:
+            shown.append(d)
+            covered |= d.cases
+    return shown

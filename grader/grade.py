@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import constraints, run
-from .diagnose import diagnose
+from .diagnose import diagnose, distinct
 from .verdict import Verdict, error_text, judge
 
 MAX_SOURCE = 1 << 20
@@ -102,5 +102,5 @@ def grade_file(lesson, path, limits=None):
                     for c, o, e in zip(lesson.cases, job.outcomes, expected)]
     failing = {i for i, r in enumerate(result.cases) if not r.verdict.passed}
     if not result.error:
-        result.diagnosis = diagnose(lesson, job.outcomes, failing)
+        result.diagnosis = distinct(diagnose(lesson, job.outcomes, failing))
     return result

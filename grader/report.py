@@ -16,7 +16,7 @@ def as_json(result):
         "score": round(result.score, 6),
         "cases": [{"name": r.case.name, "public": r.case.public, "passed": r.verdict.passed,
                    "message": r.verdict.message} for r in result.cases],
-        "diagnosis": [{"mistake": d.mistake, "message": d.message} for d in result.diagnosis[:1]],
+        "diagnosis": [{"mistake": d.mistake, "message": d.message} for d in result.diagnosis],
         "constraints": [{"rule": v.rule, "line": v.line, "message": v.message}
                         for v in result.violations],
         "error": result.error,
@@ -108,7 +108,7 @@ def render(console, result, revealed=0):
         for r in result.cases:
             for line in case_lines(r):
                 console.print(line, highlight=False)
-    for d in result.diagnosis[:1]:
+    for d in result.diagnosis:
         console.print(f"\n  [bold yellow]Why:[/bold yellow] {escape(d.message)}")
     if not result.passed:
         console.print(f"\n  {escape(hint_line(result, revealed))}")

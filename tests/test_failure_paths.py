@@ -159,3 +159,16 @@ def test_json_contract(softmax_lesson, tmp_path):
     assert data["lesson"] == "01-softmax" and data["passed"] is False and 0 < data["score"] < 1
     assert set(data["cases"][0]) == {"name", "public", "passed", "message"}
     assert data["diagnosis"][0]["mistake"] == "no-max-shift" and data["error"] is None
+
+
+def test_two_mistakes_in_two_functions_are_both_named(tmp_path):
+    sigmoid_gelu = lesson.load(roadmap.load(ROOT), "04")
+    result = grade(sigmoid_gelu, tmp_path, """\
+        import math
+        import numpy as np
+        def sigmoid(z):
+            return 1 / (1 + np.exp(-z))
+        def gelu(z):
+            return 0.5 * z * (1 + np.vectorize(math.erf)(z / np.sqrt(2)))
+        """)
+    assert {d.mistake for d in result.diagnosis} == {"erf-gelu", "reciprocal-overflow"}
