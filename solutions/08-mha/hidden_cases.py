@@ -1,0 +1,105 @@
+"""Hidden cases for lesson 08 (causal multi-head attention)."""
+import numpy as np
+
+from grader.authoring import Spec, call, case
+
+SPEC = Spec(
+    functions=("mha_forward",),
+    no_loops=True,
+    forbidden={
+        "scaled_dot_product_attention": "this lesson builds attention from its parts in numpy",
+        "MultiheadAttention": "this lesson builds multi-head attention from its parts in numpy",
+    },
+)
+
+
+def weights(rng, d, scale=None):
+    """Wq, Wk, Wv, Wo: random (d, d) matrices, none of them symmetric."""
+    scale = scale or 1.0 / np.sqrt(d)
+    return tuple(rng.normal(scale=scale, size=(d, d)) for _ in range(4))
+
+
+def mha(rng, shape, n_heads, x_scale=1.0, w_scale=None):
+    x = rng.normal(scale=x_scale, size=shape)
+    return call("mha_forward", x, *weights(rng, shape[-1], w_scale), n_heads)
+
+
+def shapes_differ(got, expected):
+    """A message when an output's shape is not the reference's, else None."""
+    for g, e in zip(got, expected):
+        if np.shape(g) != np.shape(e):
+            return f"expected shape {np.shape(e)}, got shape {np.shape(g)}"
+    return None
+
+
+def values_match(got, expected):
+    """None when both outputs equal the reference's, else a message."""
+    for g, e in zip(got, expected):
+        if not np.allclose(np.asarray(g), np.asarray(e), rtol=1e-6, atol=1e-9):
+            return "the property holds, but the output values are not causal multi-head attention's"
+    return None
+
+
+def prefix_matches(got, expected, calls):
+    """The output on the first t tokens equals the first t rows of the output on all tokens."""
+    if shapes_differ(got, expected):
+        return shapes_differ(got, expected)
+    full, prefix = np.asarray(got[0]), np.asarray(got[1])
+    t = prefix.shape[-2]
+    if not np.allclose(prefix, full[..., :t, :], rtol=1e-6, atol=1e-9):
+        worst = np.max(np.abs(prefix - full[..., :t, :]))
+        return (f"the output for the first {t} tokens alone differs from the first {t} rows of the "
+                f"output for all tokens (by up to {worst:.6g}): earlier tokens are seeing later ones")
+    return values_match(got, expected)
+
+
+def future_ignored(got, expected, calls):
+    """Changing only the last token leaves every earlier output row unchanged."""
+    if shapes_differ(got, expected):
+        return shapes_differ(got, expected)
+    a, b = np.asarray(got[0]), np.asarray(got[1])
+    if not np.allclose(a[..., :-1, :], b[..., :-1, :], rtol=1e-6, atol=1e-9):
+        worst = np.max(np.abs(a[..., :-1, :] - b[..., :-1, :]))
+        return (f"changing only the last token changed the outputs of earlier tokens (by up to "
+                f"{worst:.6g}): a token must not attend to tokens after it")
+    return values_match(got, expected)
+
+
+def cases(rng):
+    yield case("one sequence, three heads", mha(rng, (6, 12), 3),
+               probe="x of shape (6, 12) (T=6, D=12) with 3 heads of size 4", hint=2)
+    yield case("a batch of sequences", mha(rng, (2, 5, 12), 4),
+               probe="x of shape (2, 5, 12) with 4 heads of size 3", hint=2)
+    yield case("two batch dimensions", mha(rng, (3, 4, 7, 10), 2),
+               probe="x of shape (3, 4, 7, 10) with 2 heads of size 5", hint=2)
+    yield case("one head", mha(rng, (5, 6), 1),
+               probe="a single head of size D=6 (x of shape (5, 6))")
+    yield case("head size 1", mha(rng, (4, 6), 6),
+               probe="6 heads of size 1 (x of shape (4, 6)): the scale is 1/sqrt(1)", hint=2)
+    yield case("many heads, longer sequence", mha(rng, (11, 20), 4),
+               probe="x of shape (11, 20) with 4 heads of size 5 (T > D/H)", hint=3)
+    yield case("more tokens than columns", mha(rng, (2, 9, 6), 2),
+               probe="x of shape (2, 9, 6) with 2 heads of size 3 (T > D)", hint=2)
+    yield case("sharp attention", mha(rng, (7, 12), 3, x_scale=3.0, w_scale=0.8),
+               probe="larger inputs and weights, so each softmax is far from uniform", hint=2)
+    yield case("a single token", mha(rng, (3, 1, 8), 2),
+               probe="x of shape (3, 1, 8): T=1, every token sees only itself")
+    yield case("projections on the right", mha(rng, (4, 5, 12), 2),
+               probe="x of shape (4, 5, 12) with 2 heads of size 6; Wq, Wk, Wv, Wo are not symmetric",
+               hint=3)
+
+    x = rng.normal(size=(2, 9, 12))
+    w = weights(rng, 12)
+    yield case("prefix invariance",
+               call("mha_forward", x, *w, 3), call("mha_forward", x[:, :4], *w, 3),
+               probe="the output on the first 4 of 9 tokens equals the first 4 rows of the output "
+                     "on all 9", hint=2, check=prefix_matches)
+
+    x = rng.normal(size=(8, 10))
+    x2 = x.copy()
+    x2[-1] = rng.normal(scale=3.0, size=10)
+    w = weights(rng, 10)
+    yield case("the future is hidden",
+               call("mha_forward", x, *w, 5), call("mha_forward", x2, *w, 5),
+               probe="changing only the last of 8 tokens leaves the first 7 output rows unchanged",
+               hint=2, check=future_ignored)

@@ -1,0 +1,102 @@
+"""Known mistakes for lesson 08 (causal multi-head attention)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+@mistake("scale-by-model-width", hint=2, message="""\
+You divide each head's scores by sqrt(D), the full model width, instead of sqrt(D / H), the head
+size. The scale is there to undo the growth of a dot product with the number of terms it adds, and
+inside one head a dot product adds only D / H terms. With the heads split first, `causal_attention`
+reads the right scale from `q.shape[-1]` on its own.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    t, d = x.shape[-2], x.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    scores = np.where(causal_mask(t), scores, -np.inf)
+    return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
+
+
+@mistake("no-output-projection", hint=3, message="""\
+Your function returns the merged heads without multiplying by `Wo`. Until that last projection,
+each group of D / H output columns comes from a single head; `Wo` is the step that lets every output
+column combine what all the heads found. Apply it once, after `merge_heads`.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v))
+
+
+@mistake("no-causal-mask", hint=2, message="""\
+Your attention has no causal mask: every token attends to every other token, later ones included,
+so an output row changes when a later token changes. This layer is causal: query i may only see keys
+0 to i. Use `causal_attention` (or pass `causal_mask(T)` as the mask) instead of plain `attention`.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(attention(q, k, v)) @ Wo
+
+
+@mistake("reshape-without-transpose", hint=2, message="""\
+You turn (..., T, D) into (..., H, T, D/H) with a plain reshape, and back the same way. A reshape
+keeps the memory order, so each "head" becomes a run of consecutive numbers that cuts across tokens,
+and the attention mixes pieces of different tokens. Reshape to (..., T, H, D/H) first and then swap
+the T and H axes (that is `split_heads`); `merge_heads` swaps them back before reshaping.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    *batch, t, d = x.shape
+    hd = d // n_heads
+    q = (x @ Wq).reshape(*batch, n_heads, t, hd)
+    k = (x @ Wk).reshape(*batch, n_heads, t, hd)
+    v = (x @ Wv).reshape(*batch, n_heads, t, hd)
+    return causal_attention(q, k, v).reshape(*batch, t, d) @ Wo
+
+
+@mistake("merge-without-transpose", hint=2, message="""\
+You split the heads correctly but merge them with a plain reshape of (..., H, T, D/H) into
+(..., T, D). That reads the heads' outputs in memory order, so an output row is made of pieces of
+several tokens from one head, not of one token from every head. Swap the H and T axes back first
+(that is what `merge_heads` does), then reshape.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    heads = causal_attention(q, k, v)
+    return heads.reshape(*x.shape) @ Wo
+
+
+@mistake("heads-never-split", hint=1, message="""\
+Your function runs one attention over the full width D and never splits it into heads, so
+`n_heads` changes nothing: you compute single-head attention. With H heads, each head attends with
+its own D / H columns and its own softmax, scaled by sqrt(D / H). Split the projected queries, keys
+and values with `split_heads`, attend, then `merge_heads`.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    return causal_attention(x @ Wq, x @ Wk, x @ Wv) @ Wo
+
+
+@mistake("weights-transposed", hint=3, message="""\
+You multiply by the transposed weights (`x @ W.T`), the way PyTorch's `nn.Linear` stores its
+weight as (out, in). In this workbook weights have shape (in, out) and multiply on the right:
+`x @ Wq`, `x @ Wk`, `x @ Wv` and `... @ Wo`, with no transpose.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq.T, n_heads)
+    k = split_heads(x @ Wk.T, n_heads)
+    v = split_heads(x @ Wv.T, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo.T
+
+
+@mistake("mask-upper-triangle", hint=2, message="""\
+Your mask keeps the upper triangle (`np.triu`) instead of the lower one, so each token attends to
+itself and the tokens after it: the last token sees only itself and the first sees everything.
+True means "may attend", and query i may attend to keys j <= i: that is the lower triangle,
+`np.tril`, which is what `causal_mask(T)` builds.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    t = x.shape[-2]
+    mask = np.triu(np.ones((t, t), dtype=bool))
+    return merge_heads(attention(q, k, v, mask=mask)) @ Wo

@@ -1,0 +1,116 @@
+"""Known mistakes for lesson 09 (attention with PyTorch)."""
+import math
+
+import torch
+import torch.nn.functional as F
+
+from grader.authoring import mistake
+
+
+@mistake("float-mask", hint=2, message="""\
+You turned the mask into a float tensor of 0s and 1s. PyTorch treats a float `attn_mask` as numbers
+to ADD to the scores, not as a yes/no mask: the allowed keys get +1, the hidden ones +0, and the
+hidden keys still take part in the softmax. Only a boolean mask hides keys. Build it with
+`torch.tensor(mask, dtype=torch.bool)`.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.float64)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("inverted-mask", hint=2, message="""\
+You inverted the mask (`~mask`), so queries attend only to the keys they were meant to skip.
+In `scaled_dot_product_attention`, and in this workbook, True means "may attend". (Some other
+PyTorch APIs, such as the masks of `nn.MultiheadAttention`, use the opposite convention, True for
+"hide", which is an easy habit to carry over.) Pass the mask as it is.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    attn_mask = None if mask is None else ~torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("mask-ignored", hint=2, message="""\
+Your function never passes the mask to the attention, so every query attends to every key even when
+a mask is given. Convert it to a boolean tensor and pass it as `attn_mask=`; when `mask` is None,
+pass `attn_mask=None` (or leave it out).""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    return F.scaled_dot_product_attention(q, k, v).tolist()
+
+
+@mistake("no-dtype", hint=1, message="""\
+You build the tensors with `torch.tensor(Q)` and no dtype, so PyTorch guesses it from the data:
+Python floats become float32 (about 7 significant digits, too coarse for this lesson's tolerance),
+and whole numbers become int64, which attention refuses. Say what you want:
+`torch.tensor(Q, dtype=torch.float64)`, and the same for K and V.""")
+def solve(Q, K, V, mask=None):
+    q, k, v = torch.tensor(Q), torch.tensor(K), torch.tensor(V)
+    attn_mask = None if mask is None else torch.tensor(mask)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("float32", hint=1, message="""\
+You compute in float32, PyTorch's usual type for decimals. It keeps only about 7 significant digits,
+and the rounding of the scores alone moves the answers by more than this lesson's tolerance (one part
+in a million). Make every tensor with `dtype=torch.float64`.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float32)
+    k = torch.tensor(K, dtype=torch.float32)
+    v = torch.tensor(V, dtype=torch.float32)
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("returns-tensor", hint=3, message="""\
+Your values are right, but you return a torch tensor. This lesson takes nested lists and gives
+nested lists back, so that its answer does not depend on PyTorch at all. Finish with `.tolist()`.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+
+
+@mistake("scaled-twice", hint=3, message="""\
+You divide the queries by sqrt(d) yourself and then call `scaled_dot_product_attention`, which
+divides the scores by sqrt(d) again: the scores end up divided by d, and the softmax comes out too
+flat. The function applies the 1/sqrt(d) scale for you; pass the queries as they are.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    q = q / math.sqrt(q.shape[-1])
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("causal-flag", hint=2, message="""\
+You pass `is_causal=True`. That adds a causal mask of PyTorch's own, which is not what this lesson
+asks for: without a mask, every query here may attend to every key, and with a mask, PyTorch refuses
+to take both (it raises a RuntimeError). The `mask` argument alone says what may be seen: pass it as
+`attn_mask=` and leave `is_causal` at its default, False.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, is_causal=True).tolist()
+
+
+@mistake("none-mask-converted", hint=1, message="""\
+Your function converts `mask` to a tensor even when it is None, and `torch.tensor(None)` raises
+a RuntimeError. `mask=None` means "no mask": every query may see every key. Convert the mask only
+when there is one, for example `None if mask is None else torch.tensor(mask, dtype=torch.bool)`.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    attn_mask = torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
