@@ -72,7 +72,10 @@ def hint_line(result, revealed):
     if revealed >= len(tiers):
         return f"You have seen all {len(tiers)} hints: `grader hint {n:02d} --seen` shows them again."
     tier = revealed + 1
-    about = f" (it addresses this)" if best == tier else ""
+    if best and best > tier:
+        return (f"Stuck? Hint {best} ({tiers[best - 1][0]}) addresses this; `make hint L={n:02d}` "
+                f"reveals one tier per call, starting with hint {tier}: {tiers[tier - 1][0]}.")
+    about = " (it addresses this)" if best == tier else ""
     return f"Stuck? `make hint L={n:02d}` reveals hint {tier}: {tiers[tier - 1][0]}{about}."
 
 

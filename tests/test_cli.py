@@ -152,3 +152,11 @@ def test_progress_survives_an_interrupted_write(tmp_path, monkeypatch):
         progress_module.Progress(tmp_path).update("01-softmax", hints=3)
     assert progress_module.Progress(tmp_path).lesson("01-softmax") == {"hints": 2}
     assert [p.name for p in (tmp_path / ".workbook").iterdir()] == ["progress.json"]
+
+
+def test_pointer_names_a_later_hint_that_addresses_the_mistake(workbook, run_grader):
+    (workbook / "exercises" / "01-softmax" / "solution.py").write_text(
+        "import numpy as np\ndef softmax(x, axis=-1):\n    e = np.exp(x - np.max(x))\n"
+        "    return e / np.sum(e, axis=axis, keepdims=True)\n")
+    out = run_grader(workbook, "check", "01").stdout
+    assert "Hint 2 (The key step) addresses this" in out and "starting with hint 1" in out
