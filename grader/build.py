@@ -72,15 +72,22 @@ def load_lock(root):
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
+def each_generated(roadmap):
+    """(lesson id, its generated files or the error that stopped them) for every written lesson."""
+    for lesson in lessons(roadmap):
+        try:
+            yield lesson.id, generated(lesson)
+        except (OSError, ValueError) as e:  # a lesson still being written, or broken
+            yield lesson.id, e
+
+
 def build(roadmap):
     """Write every lesson's generated files; returns (relative path, what happened) pairs."""
     exercises = roadmap.root / "exercises"
     lock, report = load_lock(roadmap.root), []
-    for lesson in lessons(roadmap):
-        try:
-            files = generated(lesson)
-        except (OSError, ValueError) as e:  # a lesson still being written, or broken
-            report.append((lesson.id, f"skipped: {e}"))
+    for lesson_id, files in each_generated(roadmap):
+        if isinstance(files, Exception):
+            report.append((lesson_id, f"skipped: {files}"))
             continue
         for rel, text in files.items():
             target = exercises / rel
@@ -102,11 +109,9 @@ def build(roadmap):
 def drift(roadmap):
     """Generated files that no longer match their source (the stubs by their recorded hash)."""
     exercises, lock, stale = roadmap.root / "exercises", load_lock(roadmap.root), []
-    for lesson in lessons(roadmap):
-        try:
-            files = generated(lesson)
-        except (OSError, ValueError):
-            stale.append(f"{lesson.id}/")
+    for lesson_id, files in each_generated(roadmap):
+        if isinstance(files, Exception):
+            stale.append(f"{lesson_id}/")
             continue
         for rel, text in files.items():
             if rel.endswith("solution.py"):
@@ -118,11 +123,10 @@ def drift(roadmap):
     return stale
 
 
-def started(roadmap, entry):
-    """Whether the learner has changed this lesson's stub."""
-    path = roadmap.root / "exercises" / entry.id / "solution.py"
-    return path.is_file() and digest(path.read_text()) != load_lock(roadmap.root).get(
-        f"{entry.id}/solution.py")
+def started(root, entry, lock):
+    """Whether the learner has changed this lesson's stub from the one recorded in `lock`."""
+    path = Path(root) / "exercises" / entry.id / "solution.py"
+    return path.is_file() and digest(path.read_text()) != lock.get(f"{entry.id}/solution.py")
 
 
 def reset(roadmap, lesson):

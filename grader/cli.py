@@ -26,6 +26,10 @@ class Workbook:
         self.root = Path(root)
         self.roadmap = roadmap.load(self.root)
         self.progress = Progress(self.root)
+        self.lock = builder.load_lock(self.root)
+
+    def started(self, entry):
+        return builder.started(self.root, entry, self.lock)
 
     def lesson(self, name):
         return load(self.roadmap, name)
@@ -41,15 +45,11 @@ class Workbook:
             return "passed"
         if record.get("score") is not None:
             return "failing"
-        return "started" if builder.started(self.roadmap, entry) else "not started"
+        return "started" if self.started(entry) else "not started"
 
     def next_lesson(self):
         return next((e for e in self.roadmap.entries
                      if self.roadmap.available(e) and self.state(e) != "passed"), None)
-
-
-def workbook(ctx):
-    return ctx.obj
 
 
 def fail(message, code=2):
@@ -129,7 +129,7 @@ def check(wb, lessons, file, as_json):
         chosen = [wb.lesson(name) for name in lessons]
     else:
         chosen = [wb.lesson(e.id) for e in wb.roadmap.entries
-                  if wb.roadmap.available(e) and builder.started(wb.roadmap, e)]
+                  if wb.roadmap.available(e) and wb.started(e)]
         if not chosen and not as_json:
             print_roadmap(wb)
     ok = True

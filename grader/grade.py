@@ -54,7 +54,7 @@ class Result:
 
 
 def read_source(path):
-    """The learner's source and its syntax tree; raises ValueError with a learner-facing reason."""
+    """The learner's file parsed; raises ValueError (or SyntaxError) with a learner-facing reason."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"there is no file at {path}")
@@ -65,7 +65,7 @@ def read_source(path):
     except UnicodeDecodeError:
         raise ValueError(f"{path.name} is not UTF-8 text") from None
     try:
-        return source, ast.parse(source, filename=str(path))
+        return ast.parse(source, filename=str(path))
     except SyntaxError as e:
         raise SyntaxError(f"SyntaxError: {e.msg}", (str(path), e.lineno, e.offset, e.text)) from None
     except (RecursionError, MemoryError, ValueError):
@@ -76,7 +76,7 @@ def grade_file(lesson, path, limits=None):
     """Grade the file at `path` on `lesson`; every failure of the file is inside the Result."""
     result = Result(lesson, Path(path))
     try:
-        _, tree = read_source(path)
+        tree = read_source(path)
     except SyntaxError as e:
         result.error, result.error_line = f"{e.msg} (line {e.lineno})", e.lineno
         return result

@@ -27,11 +27,16 @@ def import_file(path, name):
     return module
 
 
-def example_namespace(text):
-    ns = {"np": np, "math": math, "inf": math.inf, "nan": math.nan}
-    if "torch" in text:
+def example_scope(example, base=None):
+    """The names an example runs with (np, math, torch if it mentions it, on top of `base`),
+    after its setup statements have run."""
+    ns = dict(base or {})
+    ns.update(np=np, math=math, inf=math.inf, nan=math.nan)
+    if "torch" in " ".join(example.setup) + example.source:
         import torch
         ns["torch"] = torch
+    for statement in example.setup:
+        exec(statement, ns)
     return ns
 
 
@@ -95,10 +100,7 @@ class Lesson:
         return found
 
     def example_case(self, number, example):
-        ns = example_namespace(" ".join(example.setup) + example.source)
-        for statement in example.setup:
-            exec(statement, ns)
-        fn, args, kwargs = evaluate_call(example.source, ns)
+        fn, args, kwargs = evaluate_call(example.source, example_scope(example))
         if fn not in self.spec.functions:
             raise LessonError(f"example `{example.source}` calls {fn}, not one of the lesson's functions")
         return Case(f"example {number}", (Call(fn, args, kwargs),), probe=example.source, public=True)

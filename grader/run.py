@@ -56,8 +56,6 @@ SIGNALS = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "it was kille
 
 def death(code):
     """Plain words for how a child ended."""
-    if code is None:
-        return "it stopped answering"
     if code < 0:
         sig = signal.Signals(-code)
         return f"the process died: {SIGNALS.get(sig, sig.name)}"

@@ -8,7 +8,7 @@ from .child import wire
 from .diagnose import diagnose
 from .display import show
 from .grade import grade_file
-from .lesson import example_namespace
+from .lesson import example_scope
 from .verdict import judge, same_behaviour
 
 MIN_MISTAKES = 4
@@ -18,9 +18,7 @@ def check_examples(lesson):
     """Every `>>>` example in the prose prints what the reference gives, to 6 significant digits."""
     problems = []
     for ex in lesson.prose.examples:
-        ns = lesson.namespace(example_namespace(" ".join(ex.setup) + ex.source + lesson.reference_source))
-        for statement in ex.setup:
-            exec(statement, ns)
+        ns = example_scope(ex, lesson.namespace())
         value = wire.decode(wire.encode(eval(ex.source, ns)))
         shown = show(value)
         if " ".join(shown.split()) != " ".join(ex.expected.split()):
