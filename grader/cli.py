@@ -14,7 +14,8 @@ from . import report, roadmap
 from .grade import grade_file
 from .lesson import LessonError, load
 from .progress import Progress
-from .run import GRADER_HOME
+from .errors import GraderError
+from .workers import GRADER_HOME, Pool, preload_for
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -104,8 +105,8 @@ def status(wb):
     print_next(wb)
 
 
-def check_one(wb, lesson, path, as_json):
-    result = grade_file(lesson, path)
+def check_one(wb, lesson, path, as_json, pool):
+    result = grade_file(lesson, path, pool)
     if path == wb.exercise(lesson.entry):
         wb.progress.update(lesson.id, passed=result.passed, score=round(result.score, 6))
     if as_json:
@@ -120,8 +121,10 @@ def check_one(wb, lesson, path, as_json):
 @click.option("--file", "file", type=click.Path(dir_okay=False), default=None,
               help="Grade this file instead of the lesson's exercise (one lesson only).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per lesson.")
+@click.option("--sandbox", is_flag=True, help="Run your code in the bubblewrap sandbox, as class "
+              "grading does.")
 @click.pass_obj
-def check(wb, lessons, file, as_json):
+def check(wb, lessons, file, as_json, sandbox):
     """Check LESSONS (default: every lesson you started), then point at the next one."""
     if file and len(lessons) != 1:
         fail("--file grades one lesson: name it, as in `grader check 01 --file mine.py`.")
@@ -133,11 +136,12 @@ def check(wb, lessons, file, as_json):
         if not chosen and not as_json:
             print_roadmap(wb)
     ok = True
-    for lesson in chosen:
-        path = Path(file) if file else wb.exercise(lesson.entry)
-        ok = check_one(wb, lesson, path, as_json) and ok
-        if not as_json:
-            console.print()
+    with Pool(sandboxed=sandbox, preload=preload_for(chosen)) as pool:
+        for lesson in chosen:
+            path = Path(file) if file else wb.exercise(lesson.entry)
+            ok = check_one(wb, lesson, path, as_json, pool) and ok
+            if not as_json:
+                console.print()
     if not lessons:
         ok = ok and wb.next_lesson() is None
         if not as_json:
@@ -226,7 +230,7 @@ def main():
         fail("Interrupted.", 130)
     except OSError as e:
         fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e))
-    except (roadmap.UnknownLesson, LessonError, ValueError) as e:
+    except (roadmap.UnknownLesson, LessonError, GraderError, ValueError) as e:
         fail(str(e.args[0]) if e.args else str(e))
     except KeyboardInterrupt:
         fail("Interrupted; nothing recorded so far was lost.", 130)

@@ -1,12 +1,14 @@
 """Grade one learner file on one lesson: load -> build cases -> run child -> compare -> diagnose."""
 import ast
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import constraints, run
 from .diagnose import diagnose, distinct
+from .outcome import Job, Outcome
 from .verdict import Verdict, error_text, judge
+from .workers import WorkerDied
 
 MAX_SOURCE = 1 << 20
 
@@ -54,7 +56,7 @@ class Result:
 
 
 def read_source(path):
-    """The learner's file parsed; raises ValueError (or SyntaxError) with a learner-facing reason."""
+    """The learner's file, as text and parsed; raises ValueError (or SyntaxError) with a learner-facing reason."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"there is no file at {path}")
@@ -65,18 +67,28 @@ def read_source(path):
     except UnicodeDecodeError:
         raise ValueError(f"{path.name} is not UTF-8 text") from None
     try:
-        return ast.parse(source, filename=str(path))
+        return source, ast.parse(source, filename=str(path))
     except SyntaxError as e:
         raise SyntaxError(f"SyntaxError: {e.msg}", (str(path), e.lineno, e.offset, e.text)) from None
     except (RecursionError, MemoryError, ValueError):
         raise ValueError(f"{path.name} could not be parsed (too deeply nested, or a null byte)") from None
 
 
-def grade_file(lesson, path, limits=None):
-    """Grade the file at `path` on `lesson`; every failure of the file is inside the Result."""
+def run_learner(pool, source, cases, limits):
+    """The learner's outcomes; a worker that died twice under this file counts as its crash."""
+    try:
+        return pool.run(lambda worker: run.run_job(worker, source, cases, limits))
+    except WorkerDied:
+        return Job([Outcome("crash", detail="the grading worker died twice while running this file")
+                    for _ in cases])
+
+
+def grade_file(lesson, path, pool, limits=None):
+    """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
+    is inside the Result."""
     result = Result(lesson, Path(path))
     try:
-        tree = read_source(path)
+        source, tree = read_source(path)
     except SyntaxError as e:
         result.error, result.error_line = f"{e.msg} (line {e.lineno})", e.lineno
         return result
@@ -86,12 +98,10 @@ def grade_file(lesson, path, limits=None):
     spec = lesson.spec
     result.violations = constraints.check(tree, spec, any(c.float_errors for c in lesson.cases))
     limits = limits or run.Limits(case_seconds=spec.timeout)
-    jobs = []
-    worker = threading.Thread(target=lambda: jobs.append(run.run_job(path, lesson.cases, limits)))
-    worker.start()
-    expected = lesson.expected       # computed while the child imports the learner's file
-    worker.join()
-    job = jobs[0]
+    with ThreadPoolExecutor(1) as reference:
+        expected = reference.submit(lambda: lesson.expected)   # while the child imports the file
+        job = run_learner(pool, source, lesson.cases, limits)
+        expected = expected.result()
     result.stdout = job.import_stdout
     if job.import_error:
         result.error = "your file could not be imported: " + error_text(job.import_error)

@@ -70,6 +70,14 @@ class Lesson:
         return (self.folder / "solution.py").read_text()
 
     @cached_property
+    def libraries(self):
+        """The top-level modules the reference imports (a worker preloads them)."""
+        tree = ast.parse(self.reference_source)
+        names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        return {name.split(".")[0] for name in names}
+
+    @cached_property
     def hidden(self):
         return import_file(self.folder / "hidden_cases.py", self.module_name("hidden_cases"))
 

@@ -1,32 +1,26 @@
-"""Run a learner's file in a child process, with limits, and collect its answers as untrusted data.
+"""Run a learner's source in children forked by a warm worker, and collect answers as untrusted data.
 
-The child (grader.child) gets one request: the file, the calls of every case, the limits. It answers
-one frame per case on its own pipe. A case that runs past its time, or a child that dies, costs that
-case alone: a fresh child resumes with the next case, until the job's own time runs out.
+A child gets one request: the source, the calls of every case, the limits. It answers one frame per
+case on its own pipe. A case that runs past its time, or a child that dies, costs that case alone: a
+fresh child resumes with the next case, until the job's own time, or its quota of time-outs, runs out.
 """
 import os
-import select
 import signal
-import subprocess
-import sys
-import tempfile
-import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from .child import wire
 from .outcome import Job, Outcome
 
-GRADER_HOME = str(Path(__file__).resolve().parent.parent)
 MAX_CHILD_OUTPUT = 64_000
 
 
 @dataclass(frozen=True)
 class Limits:
     case_seconds: float = 5.0
-    import_seconds: float = 30.0
+    import_seconds: float = 10.0
     job_seconds: float = 120.0
+    max_timeouts: int = 3
     memory_mb: int = 2048
     cpu_seconds: int = 60
     file_mb: int = 16
@@ -37,16 +31,6 @@ class Limits:
         return {"memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds,
                 "file_mb": self.file_mb, "open_files": self.open_files,
                 "processes": self.processes}
-
-
-def child_env():
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
-    env.update(PYTHONPATH=GRADER_HOME, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
-               OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
-    for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
-        if key in os.environ:
-            env[key] = os.environ[key]
-    return env
 
 
 SIGNALS = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "it was killed",
@@ -62,48 +46,36 @@ def death(code):
     return f"the process exited (status {code}) before it finished; did the code call exit()?"
 
 
-class Child:
-    """One child process working through the cases from `start` on."""
+class Frames:
+    """The result frames and printed output of one forked child, read as untrusted bytes."""
 
-    def __init__(self, request, workdir):
-        self.rfd, wfd = os.pipe()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "grader.child", str(wfd)], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, pass_fds=(wfd,), cwd=workdir,
-            env=child_env(), start_new_session=True)
-        os.close(wfd)
+    def __init__(self, child):
+        self.child = child
         self.buffer = b""
         self.output = bytearray()
         self.eof = False
-        self.code = None
-        try:
-            self.proc.stdin.write(request)
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
 
-    def next_frame(self, deadline):
+    def next(self, deadline):
         """The next decoded frame; None on time-out or end of stream. Raises WireError."""
         while True:
-            frame = self.take_frame()
+            frame = self.take()
             if frame is not None or self.eof:
                 return frame
-            left = deadline - time.monotonic()
-            if left <= 0:
+            ready = self.child.wait([self.child.rfd, self.child.outfd], deadline)
+            if not ready:
                 return None
-            ready, _, _ = select.select([self.rfd, self.proc.stdout], [], [], left)
-            if self.proc.stdout in ready:
-                chunk = os.read(self.proc.stdout.fileno(), 65536)
+            if self.child.outfd in ready:
+                chunk = os.read(self.child.outfd, 65536)
                 if len(self.output) < MAX_CHILD_OUTPUT:
                     self.output += chunk[:MAX_CHILD_OUTPUT - len(self.output)]
-            if self.rfd in ready:
-                chunk = os.read(self.rfd, 1 << 20)
+            if self.child.rfd in ready:
+                chunk = os.read(self.child.rfd, 1 << 20)
                 self.eof = not chunk
                 self.buffer += chunk
                 if len(self.buffer) > wire.MAX_HEADER + wire.MAX_BLOB:
                     raise wire.WireError("the child sent too much data")
 
-    def take_frame(self):
+    def take(self):
         if len(self.buffer) < wire.PREFIX.size:
             if self.eof and self.buffer:
                 raise wire.WireError("truncated frame")
@@ -116,18 +88,6 @@ class Child:
             return None
         frame, self.buffer = self.buffer[:end], self.buffer[end:]
         return wire.decode(frame)
-
-    def stop(self):
-        """Kill the child's whole process group and reap it; returns its exit code."""
-        if self.code is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.code = self.proc.wait()
-            os.close(self.rfd)
-            self.proc.stdout.close()
-        return self.code
 
 
 def expect(frame, kind, index=None):
@@ -157,45 +117,56 @@ def case_outcome(frame):
                    stdout=frame["stdout"])
 
 
-def run_job(path, cases, limits=Limits()):
-    """Run every case of one lesson on the learner's file at `path`; returns a Job."""
+def run_job(worker, source, cases, limits=Limits()):
+    """Run every case of one lesson on the learner's `source`, in children forked by `worker`.
+
+    Raises WorkerDied if the worker itself fails; every failure of the learner's code is in the Job.
+    """
     calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
               "float_errors": case.float_errors} for case in cases]
     outcomes = [None] * len(cases)
     job = Job(outcomes)
     job_deadline = time.monotonic() + limits.job_seconds
     start = 0
-    with tempfile.TemporaryDirectory(prefix="grader-") as workdir:
-        while start < len(cases):
-            request = wire.encode({"file": str(Path(path).resolve()), "cases": calls, "start": start,
-                                   "limits": limits.for_child()})
-            child = Child(request, workdir)
-            try:
-                start = attend(child, job, start, limits, job_deadline)
-            except wire.WireError as exc:
-                job.channel_error = (f"the submission interfered with the grader's result channel "
-                                     f"({exc}); its remaining cases were not run")
-                start = len(cases)
-            finally:
-                child.stop()
-            if time.monotonic() >= job_deadline:
-                break
+    while start < len(cases):
+        request = wire.encode({"source": source, "cases": calls, "start": start,
+                               "limits": limits.for_child()})
+        child = worker.start(request)
+        try:
+            start = attend(Frames(child), job, start, limits, job_deadline)
+        except wire.WireError as exc:
+            job.channel_error = (f"the submission interfered with the grader's result channel "
+                                 f"({exc}); its remaining cases were not run")
+            start = len(cases)
+        finally:
+            child.stop()
+        timeouts = sum(o is not None and o.status == "timeout" for o in outcomes)
+        if time.monotonic() >= job_deadline or timeouts >= limits.max_timeouts:
+            break
     for i, o in enumerate(outcomes):
         if o is None:
-            detail = job.channel_error or ("the file could not be imported" if job.import_error
-                                           else "the job ran out of time")
-            outcomes[i] = Outcome("not-run", detail=detail)
+            outcomes[i] = Outcome("not-run", detail=not_run_reason(job, limits))
     return job
 
 
-def attend(child, job, start, limits, job_deadline):
+def not_run_reason(job, limits):
+    if job.channel_error:
+        return job.channel_error
+    if job.import_error:
+        return "the file could not be imported"
+    if sum(o is not None and o.status == "timeout" for o in job.outcomes) >= limits.max_timeouts:
+        return f"not run after {limits.max_timeouts} cases timed out"
+    return "the job ran out of time"
+
+
+def attend(frames, job, start, limits, job_deadline):
     """Collect one child's frames; returns the index to resume from (len(cases) when done)."""
     now = time.monotonic()
-    frame = child.next_frame(min(now + limits.import_seconds, job_deadline))
+    frame = frames.next(min(now + limits.import_seconds, job_deadline))
     if frame is None:
         why = (f"importing it took longer than {limits.import_seconds:g} s (an endless loop at "
-               "import time?)" if not child.eof else death(child.stop()))
-        job.import_error = {"type": "ImportTimeout" if not child.eof else "ImportCrash",
+               "import time?)" if not frames.eof else death(frames.child.stop()))
+        job.import_error = {"type": "ImportTimeout" if not frames.eof else "ImportCrash",
                             "message": why, "line": None, "trace": []}
         return len(job.outcomes)
     frame = expect(frame, "imported")
@@ -205,10 +176,10 @@ def attend(child, job, start, limits, job_deadline):
         return len(job.outcomes)
     for index in range(start, len(job.outcomes)):
         deadline = min(time.monotonic() + limits.case_seconds, job_deadline)
-        frame = child.next_frame(deadline)
+        frame = frames.next(deadline)
         if frame is None:
-            if child.eof:
-                job.outcomes[index] = Outcome("crash", detail=death(child.stop()))
+            if frames.eof:
+                job.outcomes[index] = Outcome("crash", detail=death(frames.child.stop()))
             else:
                 seconds = limits.case_seconds if deadline < job_deadline else limits.job_seconds
                 job.outcomes[index] = Outcome("timeout", detail=f"it took longer than {seconds:g} s")

@@ -10,6 +10,7 @@ from .display import show
 from .grade import grade_file
 from .lesson import example_scope
 from .verdict import judge, same_behaviour
+from .workers import Pool, preload_for
 
 MIN_MISTAKES = 4
 
@@ -39,17 +40,17 @@ def check_reference(lesson):
     return problems
 
 
-def check_files(lesson, workdir):
-    """The reference passes and a fresh stub fails, both through the real child process."""
+def check_files(lesson, workdir, pool):
+    """The reference passes and a fresh stub fails, both through a real child process."""
     problems = []
-    ref = grade_file(lesson, lesson.folder / "solution.py")
+    ref = grade_file(lesson, lesson.folder / "solution.py", pool)
     if not ref.passed:
         failing = [f"{r.case.name}: {r.verdict.message}" for r in ref.cases if not r.verdict.passed]
         problems.append(f"the reference does not pass as a learner file: {ref.error or ''} "
                         f"{[v.message for v in ref.violations]} {failing}")
     stub = Path(workdir) / f"{lesson.id}.py"
     stub.write_text(regions.stub(lesson.reference_source))
-    result = grade_file(lesson, stub)
+    result = grade_file(lesson, stub, pool)
     passing = [r.case.name for r in result.cases if r.verdict.passed]
     if result.error or result.violations or passing:
         problems.append(f"the fresh stub should fail every case cleanly; it passes {passing}, "
@@ -82,7 +83,7 @@ def check_mistakes(lesson):
     return problems
 
 
-def verify_lesson(lesson, workdir):
+def verify_lesson(lesson, workdir, pool):
     """Every problem with one lesson, as sentences; an empty list means it is sound."""
     try:
         lesson.prose, lesson.cases  # parse and build first: later checks need both
@@ -94,15 +95,16 @@ def verify_lesson(lesson, workdir):
             problems += check(lesson)
         except Exception as exc:
             problems.append(f"{check.__name__} failed: {type(exc).__name__}: {exc}")
-    problems += check_files(lesson, workdir)
+    problems += check_files(lesson, workdir, pool)
     return problems
 
 
 def verify(roadmap, only=None):
     """{lesson id: problems} for the given lessons (default: every written lesson), plus drift."""
     lessons = [l for l in build.lessons(roadmap) if only is None or l.id in only]
-    with tempfile.TemporaryDirectory(prefix="verify-") as workdir:
-        report = {l.id: verify_lesson(l, workdir) for l in lessons}
+    with tempfile.TemporaryDirectory(prefix="verify-") as workdir, \
+            Pool(preload=preload_for(lessons)) as pool:
+        report = {l.id: verify_lesson(l, workdir, pool) for l in lessons}
     for rel in build.drift(roadmap):
         report.setdefault(rel.split("/")[0], []).append(
             f"exercises/{rel} is out of date with its source: run `make build`")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from grader.workers import Pool
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -26,6 +28,13 @@ def grader(root, *args, timeout=300):
     env = {**os.environ, "WORKBOOK_ROOT": str(root), "COLUMNS": "200"}
     return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True,
                           env=env, timeout=timeout, cwd=root)
+
+
+@pytest.fixture(scope="session")
+def pool():
+    """One warm worker (numpy and torch imported once) for the tests that grade in-process."""
+    with Pool() as warm:
+        yield warm
 
 
 @pytest.fixture

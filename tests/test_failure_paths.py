@@ -25,53 +25,53 @@ def softmax_lesson():
     return lesson.load(roadmap.load(ROOT), "01")
 
 
-def grade(softmax_lesson, tmp_path, source, limits=FAST):
+def grade(pool, lesson_, tmp_path, source, limits=FAST):
     path = tmp_path / "solution.py"
     path.write_text(textwrap.dedent(source))
-    return grade_file(softmax_lesson, path, limits)
+    return grade_file(lesson_, path, pool, limits)
 
 
 def messages(result):
     return {r.verdict.message for r in result.cases}
 
 
-def test_a_correct_file_passes(softmax_lesson, tmp_path):
-    result = grade(softmax_lesson, tmp_path, GOOD)
+def test_a_correct_file_passes(pool, softmax_lesson, tmp_path):
+    result = grade(pool, softmax_lesson, tmp_path, GOOD)
     assert result.passed and result.score == 1.0
 
 
-def test_missing_file(softmax_lesson, tmp_path):
-    result = grade_file(softmax_lesson, tmp_path / "nope.py", FAST)
+def test_missing_file(pool, softmax_lesson, tmp_path):
+    result = grade_file(softmax_lesson, tmp_path / "nope.py", pool, FAST)
     assert "there is no file" in result.error and result.score == 0
 
 
-def test_syntax_error_names_the_line(softmax_lesson, tmp_path):
-    result = grade(softmax_lesson, tmp_path, "import numpy as np\n\ndef softmax(x, axis=-1)\n    return x\n")
+def test_syntax_error_names_the_line(pool, softmax_lesson, tmp_path):
+    result = grade(pool, softmax_lesson, tmp_path, "import numpy as np\n\ndef softmax(x, axis=-1)\n    return x\n")
     assert result.error.startswith("SyntaxError") and result.error_line == 3
 
 
-def test_misnamed_function(softmax_lesson, tmp_path):
-    result = grade(softmax_lesson, tmp_path, GOOD.replace("def softmax", "def soft_max"))
+def test_misnamed_function(pool, softmax_lesson, tmp_path):
+    result = grade(pool, softmax_lesson, tmp_path, GOOD.replace("def softmax", "def soft_max"))
     assert messages(result) == {"your file has no function named `softmax`"}
 
 
-def test_exception_inside_learner_code_names_the_line(softmax_lesson, tmp_path):
-    result = grade(softmax_lesson, tmp_path, GOOD.replace("    e = np.exp", "    1 / 0\n    e = np.exp"))
+def test_exception_inside_learner_code_names_the_line(pool, softmax_lesson, tmp_path):
+    result = grade(pool, softmax_lesson, tmp_path, GOOD.replace("    e = np.exp", "    1 / 0\n    e = np.exp"))
     assert messages(result) == {"raised ZeroDivisionError: division by zero (line 4)"}
 
 
-def test_import_time_crash(softmax_lesson, tmp_path):
-    result = grade(softmax_lesson, tmp_path, "import numpy_that_does_not_exist\n" + GOOD)
+def test_import_time_crash(pool, softmax_lesson, tmp_path):
+    result = grade(pool, softmax_lesson, tmp_path, "import numpy_that_does_not_exist\n" + GOOD)
     assert "could not be imported" in result.error and "ModuleNotFoundError" in result.error
     assert result.error_line == 1 and result.score == 0
 
 
-def test_wrong_return_type(softmax_lesson, tmp_path):
-    result = grade(softmax_lesson, tmp_path, GOOD.replace("return e /", "return 'text' or e /"))
+def test_wrong_return_type(pool, softmax_lesson, tmp_path):
+    result = grade(pool, softmax_lesson, tmp_path, GOOD.replace("return e /", "return 'text' or e /"))
     assert any(m.startswith("expected a numpy array, got a string") for m in messages(result))
 
 
-def test_unsupported_return_type(softmax_lesson, tmp_path):
+def test_unsupported_return_type(pool, softmax_lesson, tmp_path):
     source = GOOD + textwrap.dedent("""
         class Yes:
             def __eq__(self, other):
@@ -80,35 +80,35 @@ def test_unsupported_return_type(softmax_lesson, tmp_path):
         def softmax(x, axis=-1):
             return Yes()
         """)
-    result = grade(softmax_lesson, tmp_path, source)
+    result = grade(pool, softmax_lesson, tmp_path, source)
     assert all("unsupported return type" in m for m in messages(result)) and result.score == 0
 
 
-def test_endless_loop_in_a_call_costs_that_case_only(softmax_lesson, tmp_path):
+def test_endless_loop_in_a_call_costs_that_case_only(pool, softmax_lesson, tmp_path):
     source = GOOD.replace("    e = np.exp", "    while x.shape == (4, 7):\n        pass\n    e = np.exp")
-    result = grade(softmax_lesson, tmp_path, source)
+    result = grade(pool, softmax_lesson, tmp_path, source)
     failed = [r for r in result.cases if not r.verdict.passed]
     assert [r.case.name for r in failed] == ["random 2-D scores"]
     assert failed[0].verdict.message == "timed out: it took longer than 2 s"
 
 
-def test_endless_loop_at_import(softmax_lesson, tmp_path):
+def test_endless_loop_at_import(pool, softmax_lesson, tmp_path):
     limits = run.Limits(case_seconds=2, import_seconds=2, job_seconds=20)
-    result = grade(softmax_lesson, tmp_path, "while True:\n    pass\n" + GOOD, limits)
+    result = grade(pool, softmax_lesson, tmp_path, "while True:\n    pass\n" + GOOD, limits)
     assert "longer than 2 s" in result.error and result.score == 0
 
 
-def test_sleeping_past_the_limit_then_answering(softmax_lesson, tmp_path):
+def test_sleeping_past_the_limit_then_answering(pool, softmax_lesson, tmp_path):
     source = "import time\n" + GOOD.replace("    e = np.exp", "    time.sleep(3)\n    e = np.exp")
     limits = run.Limits(case_seconds=1, import_seconds=10, job_seconds=6)
-    result = grade(softmax_lesson, tmp_path, source, limits)
+    result = grade(pool, softmax_lesson, tmp_path, source, limits)
     assert result.score == 0
     assert {r.outcome.status for r in result.cases} == {"timeout", "not-run"}
 
 
-def test_printing_megabytes_is_capped(softmax_lesson, tmp_path):
+def test_printing_megabytes_is_capped(pool, softmax_lesson, tmp_path):
     source = GOOD.replace("    e = np.exp", "    print('x' * 5_000_000)\n    e = np.exp")
-    result = grade(softmax_lesson, tmp_path, source)
+    result = grade(pool, softmax_lesson, tmp_path, source)
     assert result.passed
     assert all(len(r.outcome.stdout) < 20_000 for r in result.cases)
 
@@ -118,30 +118,30 @@ def test_printing_megabytes_is_capped(softmax_lesson, tmp_path):
     ("os._exit(0)", "crashed: the process exited (status 0) before it finished"),
     ("ctypes.string_at(0)", "crashed: the process died: a segmentation fault"),
 ])
-def test_exits_and_crashes_are_per_case(softmax_lesson, tmp_path, exit_call, words):
+def test_exits_and_crashes_are_per_case(pool, softmax_lesson, tmp_path, exit_call, words):
     source = "import sys, os, ctypes\n" + GOOD.replace(
         "    e = np.exp", f"    if x.shape == (4, 7):\n        {exit_call}\n    e = np.exp")
-    result = grade(softmax_lesson, tmp_path, source)
+    result = grade(pool, softmax_lesson, tmp_path, source)
     failed = [r for r in result.cases if not r.verdict.passed]
     assert len(failed) == 1 and failed[0].verdict.message.startswith(words)
     assert result.passed_count == len(result.cases) - 1
 
 
-def test_memory_bomb_is_stopped(softmax_lesson, tmp_path):
+def test_memory_bomb_is_stopped(pool, softmax_lesson, tmp_path):
     source = GOOD.replace("    e = np.exp", "    if x.shape == (4, 7):\n        b = bytearray(8 << 30)\n    e = np.exp")
-    result = grade(softmax_lesson, tmp_path, source)
+    result = grade(pool, softmax_lesson, tmp_path, source)
     failed = [r for r in result.cases if not r.verdict.passed]
     assert [r.verdict.message for r in failed] == ["raised MemoryError (line 5)"]
 
 
-def test_changing_the_input_in_place_is_reported(softmax_lesson, tmp_path):
+def test_changing_the_input_in_place_is_reported(pool, softmax_lesson, tmp_path):
     source = GOOD.replace("    e = np.exp(x - ", "    x -= np.max(x, axis=axis, keepdims=True)\n    e = np.exp(x - 0 * ")
-    result = grade(softmax_lesson, tmp_path, source)
+    result = grade(pool, softmax_lesson, tmp_path, source)
     assert any("changed its input (argument 1) in place" in m for m in messages(result))
     assert result.diagnosis and result.diagnosis[0].mistake == "in-place-shift"
 
 
-def test_forged_result_frames_break_only_this_job(softmax_lesson, tmp_path):
+def test_forged_result_frames_break_only_this_job(pool, softmax_lesson, tmp_path):
     source = "import os\n" + GOOD.replace("    e = np.exp", textwrap.indent(textwrap.dedent("""\
         for fd in range(3, 20):
             try:
@@ -149,21 +149,21 @@ def test_forged_result_frames_break_only_this_job(softmax_lesson, tmp_path):
             except OSError:
                 pass
         """), "    ") + "    e = np.exp")
-    result = grade(softmax_lesson, tmp_path, source)
+    result = grade(pool, softmax_lesson, tmp_path, source)
     assert "interfered with the grader's result channel" in result.error and result.score == 0
 
 
-def test_json_contract(softmax_lesson, tmp_path):
-    data = as_json(grade(softmax_lesson, tmp_path, GOOD.replace("x - np.max(x, axis=axis, keepdims=True)", "x")))
+def test_json_contract(pool, softmax_lesson, tmp_path):
+    data = as_json(grade(pool, softmax_lesson, tmp_path, GOOD.replace("x - np.max(x, axis=axis, keepdims=True)", "x")))
     assert set(data) == {"lesson", "passed", "score", "cases", "diagnosis", "constraints", "error"}
     assert data["lesson"] == "01-softmax" and data["passed"] is False and 0 < data["score"] < 1
     assert set(data["cases"][0]) == {"name", "public", "passed", "message"}
     assert data["diagnosis"][0]["mistake"] == "no-max-shift" and data["error"] is None
 
 
-def test_two_mistakes_in_two_functions_are_both_named(tmp_path):
+def test_two_mistakes_in_two_functions_are_both_named(pool, tmp_path):
     sigmoid_gelu = lesson.load(roadmap.load(ROOT), "04")
-    result = grade(sigmoid_gelu, tmp_path, """\
+    result = grade(pool, sigmoid_gelu, tmp_path, """\
         import math
         import numpy as np
         def sigmoid(z):

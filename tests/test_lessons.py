@@ -19,8 +19,8 @@ def test_the_roadmap_lists_every_written_lesson():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS, ids=[l.id for l in LESSONS])
-def test_lesson_verifies(lesson, tmp_path):
-    assert verify_lesson(lesson, tmp_path) == []
+def test_lesson_verifies(lesson, tmp_path, pool):
+    assert verify_lesson(lesson, tmp_path, pool) == []
 
 
 def test_generated_files_match_their_sources():

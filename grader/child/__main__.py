@@ -1,3 +1,5 @@
-from .runner import main
+import sys
 
-main()
+from .worker import main
+
+main(sys.argv[1:])

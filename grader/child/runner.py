@@ -117,7 +117,9 @@ def send(out, message):
     out.flush()
 
 
-def load(path):
+def load(path, source):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
     spec = importlib.util.spec_from_file_location("solution", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["solution"] = module
@@ -126,13 +128,13 @@ def load(path):
 
 
 def serve(request, out):
-    """Answer one job: import the learner's file once, then run its cases from `start` on."""
-    path = request["file"]
+    """Answer one job: import the learner's source once, then run its cases from `start` on."""
+    path = os.path.abspath("solution.py")
     limits.apply(request["limits"])
     sink = CappedText()
     sys.stdout = sys.stderr = sink
     try:
-        module = load(path)
+        module = load(path, request["source"])
         limits.after_import()
     except BaseException as exc:
         send(out, {"kind": "imported", "error": error_info(exc, path), "stdout": sink.text()})
@@ -159,9 +161,9 @@ def as_tensor(array):
     return torch.from_numpy(array)
 
 
-def main():
-    """Read the job from stdin, answer on the file descriptor named by argv[1]."""
-    out = os.fdopen(int(sys.argv[1]), "wb", buffering=0)
+def main(result_fd):
+    """Read the job from stdin, answer on `result_fd`; the working directory is the job's own."""
+    out = os.fdopen(result_fd, "wb", buffering=0)
     request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
     serve(request, out)
     out.close()

@@ -1,0 +1,189 @@
+"""A warm worker: import the heavy libraries once, then fork a fresh child for every job.
+
+The trusted parent talks to the worker over a Unix socket: it sends a "run" message with three pipe
+ends (the child's request, its result channel, its printed output) and later a "stop"; the worker
+answers "started" and "exited". The worker never reads a job's request or results: the parent and
+the child talk through the pipes directly, so no learner's data ever lives in the worker's memory.
+
+At the end of every job the worker kills the child's whole process tree (it is a subreaper, so
+processes that called setsid come back to it) and, in the sandbox, wipes the private /tmp.
+"""
+import ctypes
+import importlib
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import sys
+
+from . import limits, runner
+
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
+MAX_MESSAGE = 4096
+CHILD_FDS = 3           # request on 0, printed output on 1 and 2, results on 3
+
+
+def prctl(option, value):
+    ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+def preload(modules):
+    """Import the libraries every job shares; torch keeps one thread and runs no op before fork."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    limits.after_import()
+
+
+def children(pid):
+    """The pids whose parent is `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def kill_tree(pid, statuses):
+    """Kill `pid`'s process group and every process that came back to this subreaper; reap them."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    me = os.getpid()
+    while True:
+        while True:
+            try:
+                done, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if done == 0:
+                break
+            statuses[done] = status
+        for kid in children(me):
+            try:
+                os.kill(kid, signal.SIGKILL)
+            except OSError:
+                pass
+        select.select([], [], [], 0.002)
+
+
+def exit_code(status):
+    """The status as subprocess reports it: the exit code, or minus the signal that killed it."""
+    return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+class Worker:
+    """The worker's loop; `uid` (sandbox only) is the unprivileged user every child runs as."""
+
+    def __init__(self, control, uid):
+        self.control = control
+        self.uid = uid
+
+    def send(self, **message):
+        self.control.send(json.dumps(message).encode())
+
+    def serve(self):
+        self.send(ready=True)
+        while True:
+            data, fds, _, _ = socket.recv_fds(self.control, MAX_MESSAGE, CHILD_FDS)
+            if not data:
+                return
+            message = json.loads(data)
+            if "run" in message and len(fds) == CHILD_FDS:
+                self.job(message["run"], fds)
+            else:
+                for fd in fds:
+                    os.close(fd)
+
+    def job(self, job_id, fds):
+        workdir = self.workdir()
+        pid = os.fork()
+        if pid == 0:
+            self.child(fds, workdir)
+        for fd in fds:
+            os.close(fd)
+        self.send(started=job_id, pid=pid)
+        watch = os.pidfd_open(pid)
+        stopped = False
+        while not stopped:
+            ready, _, _ = select.select([self.control, watch], [], [])
+            if watch in ready:
+                break
+            data = self.control.recv(MAX_MESSAGE)
+            stopped = not data or json.loads(data).get("stop") == job_id
+            if not data:
+                self.finish(pid, workdir, watch)
+                sys.exit(0)
+        code = self.finish(pid, workdir, watch)
+        self.send(exited=job_id, code=code)
+
+    def finish(self, pid, workdir, watch):
+        statuses = {}
+        kill_tree(pid, statuses)
+        os.close(watch)
+        shutil.rmtree(workdir, ignore_errors=True)
+        if self.uid is not None:
+            for entry in os.listdir("/tmp"):
+                path = os.path.join("/tmp", entry)
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+        return exit_code(statuses[pid]) if pid in statuses else -signal.SIGKILL
+
+    def workdir(self):
+        base = "/tmp" if self.uid is not None else os.environ.get("TMPDIR", "/tmp")
+        path = os.path.join(base, f"job-{os.getpid()}-{os.urandom(4).hex()}")
+        os.mkdir(path, 0o700)
+        if self.uid is not None:
+            os.chown(path, self.uid, self.uid)
+        return path
+
+    def child(self, fds, workdir):
+        """In the forked child: own session, fixed descriptors, no privileges; then the job."""
+        try:
+            os.setsid()
+            request_fd, result_fd, output_fd = fds
+            os.dup2(request_fd, 0)
+            os.dup2(output_fd, 1)
+            os.dup2(output_fd, 2)
+            os.dup2(result_fd, 3)
+            os.closerange(4, os.sysconf("SC_OPEN_MAX"))
+            os.chdir(workdir)
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            prctl(PR_SET_NO_NEW_PRIVS, 1)
+            if self.uid is not None:
+                os.setgroups([])
+                os.setresgid(self.uid, self.uid, self.uid)
+                os.setresuid(self.uid, self.uid, self.uid)
+            runner.main(3)
+        finally:
+            os._exit(70)
+
+
+def main(argv):
+    """`python -m grader.child CONTROL_FD [--uid UID] [--preload numpy,torch]`."""
+    control = socket.socket(fileno=int(argv[0]))
+    uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
+    modules = argv[argv.index("--preload") + 1].split(",") if "--preload" in argv else []
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    prctl(PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    preload(m for m in modules if m)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    Worker(control, uid).serve()

@@ -1,0 +1,204 @@
+"""Warm workers, seen from the trusted side: start them, lease them to jobs, replace the dead.
+
+A worker (grader.child.worker) imports numpy and torch once and forks a fresh child per job. The
+parent hands each child three pipes through the worker: the request goes in on one, result frames
+come back on another, printed output on the third. Nothing the worker or child says is trusted:
+control messages are checked, and a worker that stops answering is killed and replaced.
+"""
+import itertools
+import json
+import os
+import queue
+import select
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import sandbox
+from .errors import GraderError
+
+GRADER_HOME = str(Path(__file__).resolve().parent.parent)
+START_SECONDS = 120.0
+REPLY_SECONDS = 15.0
+MAX_MESSAGE = 4096
+
+
+class WorkerDied(Exception):
+    """The worker stopped answering: it died, was killed, or broke its protocol."""
+
+
+def child_env(pythonpath):
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL")}
+    env.update(PYTHONPATH=pythonpath, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
+               HOME="/tmp", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TMPDIR"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
+
+
+class Worker:
+    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable."""
+
+    def __init__(self, bwrap=None, preload=("numpy", "torch")):
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = [sys.executable, "-m", "grader.child", str(theirs.fileno()),
+                "--preload", ",".join(preload)]
+        pythonpath, uid = GRADER_HOME, None
+        if bwrap:
+            prefix, uid = sandbox.command(bwrap, GRADER_HOME)
+            argv, pythonpath = prefix + argv, sandbox.CHILD_HOME
+            if uid is not None:
+                argv += ["--uid", str(uid)]
+        self.proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     env=child_env(pythonpath), start_new_session=True)
+        theirs.close()
+        self.ids = itertools.count()
+        self.ready = False
+
+    def wait_ready(self):
+        """Block until the worker has imported its libraries; raises GraderError if it cannot."""
+        if self.ready:
+            return
+        try:
+            if self.receive(START_SECONDS) != {"ready": True}:
+                raise WorkerDied("an unexpected first message")
+        except WorkerDied as exc:
+            self.close()
+            why = self.proc.stderr.read().decode(errors="replace").strip()[-2000:] or str(exc)
+            raise GraderError(f"the grading worker could not start: {why}") from None
+        self.proc.stderr.close()
+        self.ready = True
+
+    def send(self, message, fds=()):
+        try:
+            socket.send_fds(self.sock, [json.dumps(message).encode()], list(fds))
+        except OSError as exc:
+            raise WorkerDied(str(exc)) from None
+
+    def receive(self, timeout):
+        """The worker's next message (a dict); raises WorkerDied on silence, death or nonsense."""
+        ready, _, _ = select.select([self.sock], [], [], timeout)
+        if not ready:
+            raise WorkerDied("it stopped answering")
+        try:
+            message = json.loads(self.sock.recv(MAX_MESSAGE) or b"null")
+        except (OSError, ValueError):
+            message = None
+        if not isinstance(message, dict):
+            raise WorkerDied("it closed its channel")
+        return message
+
+    def start(self, request):
+        """Fork a child for one job and send it `request` (bytes); returns the JobChild."""
+        self.wait_ready()
+        return JobChild(self, next(self.ids), request)
+
+    def close(self):
+        self.sock.close()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+class JobChild:
+    """One forked child as the parent sees it: its result frames, its printed output, its end."""
+
+    def __init__(self, worker, job_id, request):
+        self.worker, self.id = worker, job_id
+        request_r, request_w = os.pipe()
+        self.rfd, result_w = os.pipe()
+        self.outfd, output_w = os.pipe()
+        try:
+            worker.send({"run": job_id}, (request_r, result_w, output_w))
+        finally:
+            for fd in (request_r, result_w, output_w):
+                os.close(fd)
+        reply = worker.receive(REPLY_SECONDS)
+        if reply.get("started") != job_id:
+            raise WorkerDied("it did not start the job")
+        self.code = None
+        threading.Thread(target=self.feed, args=(request_w, request), daemon=True).start()
+
+    @staticmethod
+    def feed(fd, data):
+        try:
+            with os.fdopen(fd, "wb") as pipe:
+                pipe.write(data)
+        except OSError:
+            pass        # the child died before it read its request; its end says why
+
+    def wait(self, fds, deadline):
+        """The subset of `fds` ready before `deadline`; notes the child's end if the worker reports it."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return []
+            watched = list(fds) + ([self.worker.sock] if self.code is None else [])
+            ready, _, _ = select.select(watched, [], [], left)
+            if self.worker.sock in ready:
+                self.ended(self.worker.receive(0))
+                ready.remove(self.worker.sock)
+            if ready:
+                return ready
+
+    def ended(self, message):
+        if message.get("exited") != self.id or type(message.get("code")) is not int:
+            raise WorkerDied("an unexpected message")
+        self.code = message["code"]
+
+    def stop(self):
+        """Kill the child's whole process tree (the worker does it) and return its exit code."""
+        if self.code is None:
+            self.worker.send({"stop": self.id})
+            self.ended(self.worker.receive(REPLY_SECONDS))
+        if self.rfd is not None:
+            os.close(self.rfd)
+            os.close(self.outfd)
+            self.rfd = self.outfd = None
+        return self.code
+
+
+def preload_for(lessons):
+    """The libraries a pool grading `lessons` should import once: numpy, and torch if one needs it."""
+    return ("numpy",) + (("torch",) if any("torch" in l.libraries for l in lessons) else ())
+
+
+class Pool:
+    """`size` warm workers; `run` leases one to a job, replacing a worker that dies under it."""
+
+    def __init__(self, size=1, sandboxed=False, preload=("numpy", "torch")):
+        self.bwrap = sandbox.bwrap() if sandboxed else None
+        self.preload = tuple(preload)
+        self.idle = queue.Queue()
+        for _ in range(size):
+            self.idle.put(Worker(self.bwrap, self.preload))
+
+    def run(self, job):
+        """Call `job(worker)`; if the worker dies, retry once on a fresh one, then re-raise."""
+        worker = self.idle.get()
+        try:
+            for attempt in range(2):
+                try:
+                    return job(worker)
+                except WorkerDied:
+                    worker.close()
+                    worker = Worker(self.bwrap, self.preload)
+                    if attempt:
+                        raise
+        finally:
+            self.idle.put(worker)
+
+    def close(self):
+        while not self.idle.empty():
+            self.idle.get().close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
