@@ -4,12 +4,15 @@ GRADER := .venv/bin/grader
 STAMP := .venv/.installed
 L ?=
 
-.PHONY: setup check hint status reset watch build verify test bench
+.PHONY: setup check hint status reset watch grade build verify test bench
 .DEFAULT_GOAL := check
 
 setup: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get install -y -qq bubblewrap >/dev/null; } \
+		|| echo "note: bubblewrap is not installed; class grading needs it (apt-get install bubblewrap)"
 	@test -x $(PY) || python3 -m venv .venv
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
@@ -37,3 +40,13 @@ verify: $(STAMP)  ## prove every lesson sound
 
 test: $(STAMP)  ## the project's own tests
 	$(PY) -m pytest -n 2 -q
+
+watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
+	@$(GRADER) watch $(L)
+
+grade: $(STAMP)  ## grade a class: make grade SUBMISSIONS=folder
+	@test -n "$(SUBMISSIONS)" || { echo "Name the class folder: make grade SUBMISSIONS=path"; exit 2; }
+	@$(GRADER) grade $(SUBMISSIONS)
+
+bench: $(STAMP)  ## grading throughput: warm workers vs a process per job vs pytest
+	@$(PY) -m grader.bench

@@ -8,6 +8,7 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
+from rich import progress as bars
 
 from . import build as builder
 from . import report, roadmap
@@ -180,6 +181,37 @@ def reset(wb, lesson):
     wb.progress.update(lesson.id, passed=False, score=None)
     console.print(f"Restored exercises/{lesson.id}/solution.py."
                   + (f" Your version is saved as {backup.relative_to(wb.root)}." if backup else ""))
+
+
+@cli.command()
+@click.argument("submissions", type=click.Path(file_okay=False))
+@click.option("--lessons", default=None, help="Lessons to grade, by number or slug, comma-separated "
+              "(default: every written lesson).")
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="Where to write gradebook.sqlite and grades.csv.")
+@click.option("--jobs", default=os.cpu_count() or 1, type=click.IntRange(1, 64), show_default=True,
+              help="Warm workers grading in parallel.")
+@click.option("--case-seconds", type=click.FloatRange(0.1, 600), default=None,
+              help="Time limit per case (default: each lesson's own).")
+@click.option("--no-sandbox", is_flag=True, help="Run learner code without bubblewrap (only for "
+              "code you trust).")
+@click.pass_obj
+def grade(wb, submissions, lessons, out, jobs, case_seconds, no_sandbox):
+    """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders."""
+    from .classgrade import grade_class
+    chosen = ([wb.lesson(name) for name in lessons.split(",") if name.strip()] if lessons
+              else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
+    err = Console(stderr=True)
+    with bars.Progress(*bars.Progress.get_default_columns(), bars.MofNCompleteColumn(), console=err,
+                  transient=True) as bar:
+        def progress(total):
+            task = bar.add_task("Grading", total=total)
+            return lambda submission, result: bar.advance(task)
+        learners, graded = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
+                                       case_seconds, progress)
+    console.print(f"Graded {len(graded)} submissions from {len(learners)} learners on "
+                  f"{len(chosen)} lessons{' without the sandbox' if no_sandbox else ''}: "
+                  f"{Path(out) / 'gradebook.sqlite'}, {Path(out) / 'grades.csv'}")
 
 
 @cli.command("build")
