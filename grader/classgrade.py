@@ -22,27 +22,28 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
     """Grade every submission under `folder` on `lessons`; write out/gradebook.sqlite and
     out/grades.csv. `progress(total)` returns a callable told about each graded submission."""
     learners, submissions = discover(folder, lessons)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     for lesson in {s.lesson.id: s.lesson for s in submissions}.values():
         lesson.expected, lesson.mistake_table     # computed once, before the threads share them
 
     def limits(lesson):
         return run.Limits(case_seconds=case_seconds or lesson.spec.timeout)
 
-    book = Gradebook(out / "gradebook.sqlite")
-    try:
-        book.add_learners(learners)
-        advance = progress(len(submissions)) if progress else (lambda submission, result: None)
-        scores = {}
-        with Pool(jobs, sandboxed, preload_for(lessons)) as pool, ThreadPoolExecutor(jobs) as ex:
-            futures = {ex.submit(timed_grade, s, pool, limits): s for s in submissions}
-            for future in as_completed(futures):
-                submission, (result, seconds) = futures[future], future.result()
-                book.record(submission, result, seconds)
-                scores[submission.learner, submission.lesson.id] = result.score
-                advance(submission, result)
-        write_grades_csv(out / "grades.csv", learners, lessons, scores)
-    finally:
-        book.close()
+    with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        book = Gradebook(out / "gradebook.sqlite")
+        try:
+            book.add_learners(learners)
+            advance = progress(len(submissions)) if progress else (lambda submission, result: None)
+            scores = {}
+            with ThreadPoolExecutor(jobs) as ex:
+                futures = {ex.submit(timed_grade, s, pool, limits): s for s in submissions}
+                for future in as_completed(futures):
+                    submission, (result, seconds) = futures[future], future.result()
+                    book.record(submission, result, seconds)
+                    scores[submission.learner, submission.lesson.id] = result.score
+                    advance(submission, result)
+            write_grades_csv(out / "grades.csv", learners, lessons, scores)
+        finally:
+            book.close()
     return learners, submissions

@@ -1,7 +1,9 @@
 """The `grader` command: the learner's check, hints and roadmap, and the author's build and verify."""
+import contextlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -148,6 +150,32 @@ def check(wb, lessons, file, as_json, sandbox):
         if not as_json:
             print_next(wb)
     sys.exit(0 if ok else 1)
+
+
+@cli.command()
+@click.argument("lesson", required=False)
+@click.option("--interval", default=0.3, hidden=True, type=float)
+@click.pass_obj
+def watch(wb, lesson, interval):
+    """Re-check LESSON (default: your next lesson) every time you save it; Ctrl-C stops."""
+    entry = wb.lesson(lesson).entry if lesson else wb.next_lesson()
+    if entry is None:
+        fail("Every lesson written so far is passed; name one to watch it anyway.")
+    lesson = wb.lesson(entry.id)
+    path = wb.exercise(entry)
+    seen = None
+    with Pool(preload=preload_for([lesson])) as pool, contextlib.suppress(KeyboardInterrupt):
+        while True:
+            content = path.read_bytes() if path.is_file() else None
+            if content != seen:
+                seen = content
+                console.clear()
+                started = time.monotonic()
+                check_one(wb, lesson, path, False, pool)
+                console.print(f"\n[dim]Checked at {time.strftime('%H:%M:%S')} in "
+                              f"{time.monotonic() - started:.2f} s; watching exercises/{entry.id}/"
+                              "solution.py for changes (Ctrl-C stops).[/dim]")
+            time.sleep(interval)
 
 
 @cli.command()

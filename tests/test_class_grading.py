@@ -1,0 +1,110 @@
+"""`grader grade` from an instructor's point of view: a class folder in, a gradebook and a CSV out."""
+import csv
+import json
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT, grader
+
+MISTAKE = """\
+import numpy as np
+
+def softmax(x, axis=-1):
+    e = np.exp(x)
+    return e / np.sum(e, axis=axis, keepdims=True)
+"""
+
+
+def make_class(tmp_path, workbook):
+    """alice: both lessons right; bob: lesson 01 untouched, 02 right, in an exercises/ tree;
+    carol: a known mistake in 01; dave: submitted nothing."""
+    cls = tmp_path / "class"
+    for lesson in ("01-softmax", "02-attention"):
+        (cls / "alice" / lesson).mkdir(parents=True)
+        shutil.copy(ROOT / "solutions" / lesson / "solution.py", cls / "alice" / lesson)
+    (cls / "bob" / "exercises").mkdir(parents=True)
+    shutil.copytree(workbook / "exercises" / "01-softmax", cls / "bob" / "exercises" / "01-softmax")
+    shutil.copytree(ROOT / "solutions" / "02-attention", cls / "bob" / "exercises" / "02-attention")
+    (cls / "carol").mkdir()
+    (cls / "carol" / "01-softmax.py").write_text(MISTAKE)
+    (cls / "dave").mkdir()
+    return cls
+
+
+@pytest.mark.parametrize("sandbox", [[], ["--no-sandbox"]], ids=["sandboxed", "no-sandbox"])
+def test_a_class_is_graded_into_a_gradebook_and_a_csv(workbook, tmp_path, sandbox):
+    cls = make_class(tmp_path, workbook)
+    out = tmp_path / "out"
+    done = grader(workbook, "grade", str(cls), "--lessons", "01,attention", "--out", str(out),
+                  "--jobs", "2", *sandbox)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Graded 5 submissions from 4 learners on 2 lessons" in done.stdout
+    with open(out / "grades.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    assert rows == [["learner", "01-softmax", "02-attention", "total"],
+                    ["alice", "1", "1", "2"], ["bob", "0", "1", "1"],
+                    ["carol", rows[3][1], "", rows[3][1]], ["dave", "", "", "0"]]
+    assert 0 < float(rows[3][1]) < 1
+    db = sqlite3.connect(out / "gradebook.sqlite")
+    assert sorted(r[0] for r in db.execute("SELECT id FROM learners")) == ["alice", "bob", "carol",
+                                                                         "dave"]
+    (diagnosis, hashed, n_cases), = db.execute(
+        "SELECT r.diagnosis, s.sha256, COUNT(c.position) FROM results r JOIN submissions s "
+        "ON s.id = r.submission JOIN case_results c ON c.result = r.id WHERE s.learner = 'carol'")
+    assert json.loads(diagnosis)[0]["mistake"] == "no-max-shift"
+    assert len(hashed) == 64 and n_cases == 17
+
+
+def test_grading_refuses_to_run_unsandboxed_by_accident(workbook, tmp_path):
+    cls = make_class(tmp_path, workbook)
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(cls)], capture_output=True,
+                          text=True, cwd=workbook, env={"WORKBOOK_ROOT": str(workbook),
+                                                        "PATH": str(tmp_path / "nothing-here")})
+    assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr
+    assert "bubblewrap is not installed" in done.stdout and "--no-sandbox" in done.stdout
+    assert not (workbook / "grading").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["no-such-folder"], "is not a folder of submissions"),
+    (["{empty}"], "holds no learner folders"),
+    (["{class}", "--lessons", "01,nope"], "There is no lesson named 'nope'"),
+    (["{class}", "--jobs", "0"], "Invalid value for '--jobs'"),
+])
+def test_bad_input_gets_a_clear_message(workbook, tmp_path, args, words):
+    (tmp_path / "empty").mkdir()
+    cls = make_class(tmp_path, workbook)
+    args = [a.format(empty=tmp_path / "empty", **{"class": cls}) for a in args]
+    done = grader(workbook, "grade", *args, "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr
+    assert words in done.stdout + done.stderr
+
+
+def test_watch_rechecks_on_save(workbook):
+    env_root = {"WORKBOOK_ROOT": str(workbook), "COLUMNS": "200"}
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "watch", "01", "--interval", "0.1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            cwd=workbook, env={**__import__("os").environ, **env_root})
+    try:
+        lines = []
+        while not any("Checked at" in line for line in lines):
+            lines.append(proc.stdout.readline())
+        assert any("0/17 cases passed" in line for line in lines)
+        shutil.copy(ROOT / "solutions" / "01-softmax" / "solution.py",
+                    workbook / "exercises" / "01-softmax" / "solution.py")
+        lines = []
+        while not any("Checked at" in line for line in lines):
+            lines.append(proc.stdout.readline())
+        assert any("A stable softmax  passed" in line for line in lines)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=30)
+    assert code == 0
+    progress = json.loads((workbook / ".workbook" / "progress.json").read_text())
+    assert progress["01-softmax"]["passed"] is True
