@@ -101,7 +101,8 @@ def expect(frame, kind, index=None):
     return frame
 
 
-def case_outcome(frame):
+def case_outcome(frame, calls=0):
+    """The Outcome a frame reports; an answer must hold exactly one output per call."""
     error = frame["error"]
     if error is not None:
         if not all(isinstance(error.get(k), str) for k in ("type", "message")):
@@ -111,7 +112,7 @@ def case_outcome(frame):
                  "trace": [t for t in error.get("trace") or [] if isinstance(t, str)][:8]}
         return Outcome("error", error=error, stdout=frame["stdout"])
     outputs, mutated = frame.get("outputs"), frame.get("mutated")
-    if not isinstance(outputs, list) or not isinstance(mutated, list):
+    if not isinstance(outputs, list) or len(outputs) != calls or not isinstance(mutated, list):
         raise wire.WireError("a malformed case frame")
     return Outcome("ok", outputs=outputs, mutated=[m for m in mutated if isinstance(m, str)],
                    stdout=frame["stdout"])
@@ -126,6 +127,7 @@ def run_job(worker, source, cases, limits=Limits()):
               "float_errors": case.float_errors} for case in cases]
     outcomes = [None] * len(cases)
     job = Job(outcomes)
+    counts = [len(case.calls) for case in cases]
     job_deadline = time.monotonic() + limits.job_seconds
     start = 0
     while start < len(cases):
@@ -133,7 +135,7 @@ def run_job(worker, source, cases, limits=Limits()):
                                "limits": limits.for_child()})
         child = worker.start(request)
         try:
-            start = attend(Frames(child), job, start, limits, job_deadline)
+            start = attend(Frames(child), job, counts, start, limits, job_deadline)
         except wire.WireError as exc:
             job.channel_error = (f"the submission interfered with the grader's result channel "
                                  f"({exc}); its remaining cases were not run")
@@ -159,8 +161,9 @@ def not_run_reason(job, limits):
     return "the job ran out of time"
 
 
-def attend(frames, job, start, limits, job_deadline):
-    """Collect one child's frames; returns the index to resume from (len(cases) when done)."""
+def attend(frames, job, counts, start, limits, job_deadline):
+    """Collect one child's frames (case i makes counts[i] calls); returns the index to resume
+    from (len(cases) when done)."""
     now = time.monotonic()
     frame = frames.next(min(now + limits.import_seconds, job_deadline))
     if frame is None:
@@ -184,5 +187,5 @@ def attend(frames, job, start, limits, job_deadline):
                 seconds = limits.case_seconds if deadline < job_deadline else limits.job_seconds
                 job.outcomes[index] = Outcome("timeout", detail=f"it took longer than {seconds:g} s")
             return index + 1
-        job.outcomes[index] = case_outcome(expect(frame, "case", index))
+        job.outcomes[index] = case_outcome(expect(frame, "case", index), counts[index])
     return len(job.outcomes)

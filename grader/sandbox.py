@@ -50,24 +50,44 @@ def python_roots():
     return roots
 
 
+class Mounts:
+    """bwrap arguments that show host paths read-only, their parent folders readable by anyone."""
+
+    def __init__(self):
+        self.argv, self.made = [], {"/"}
+
+    def parents(self, target):
+        for parent in reversed(Path(target).parents):
+            if str(parent) not in self.made:
+                self.made.add(str(parent))
+                self.argv += ["--perms", "0755", "--dir", str(parent)]
+
+    def ro_bind(self, source, target=None):
+        target = target or source
+        self.parents(target)
+        self.argv += ["--ro-bind", str(source), str(target)]
+        self.made.add(str(target))
+
+
 def command(bwrap_path, grader_home):
     """The bwrap argument list that runs a worker; returns (argv prefix, uid for children or None)."""
     argv = [bwrap_path, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--new-session"]
+    mounts = Mounts()
     for path in SYSTEM:
         if os.path.islink(path):
             argv += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
-            argv += ["--ro-bind", path, path]
+            mounts.ro_bind(path)
     if os.path.exists("/etc/ld.so.cache"):
-        argv += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+        mounts.ro_bind("/etc/ld.so.cache")
     for root in python_roots():
-        argv += ["--ro-bind", root, root]
+        mounts.ro_bind(root)
     child = Path(grader_home) / "grader"
-    argv += ["--ro-bind", str(child / "__init__.py"), f"{CHILD_HOME}/grader/__init__.py",
-             "--ro-bind", str(child / "child"), f"{CHILD_HOME}/grader/child",
-             "--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    mounts.ro_bind(child / "__init__.py", f"{CHILD_HOME}/grader/__init__.py")
+    mounts.ro_bind(child / "child", f"{CHILD_HOME}/grader/child")
+    argv += mounts.argv + ["--proc", "/proc", "--dev", "/dev", "--perms", "1777",
+                           "--size", str(TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp"]
     if os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]
         for cap in CAPABILITIES:

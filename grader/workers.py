@@ -45,7 +45,7 @@ class Worker:
 
     def __init__(self, bwrap=None, preload=("numpy", "torch")):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = [sys.executable, "-m", "grader.child", str(theirs.fileno()),
+        argv = [sys.executable, "-P", "-m", "grader.child", str(theirs.fileno()),
                 "--preload", ",".join(preload)]
         pythonpath, uid = GRADER_HOME, None
         if bwrap:

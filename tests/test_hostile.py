@@ -1,0 +1,202 @@
+"""The hostile submissions suite: a class of honest learners mixed with attackers, graded in one
+`grader grade` run through the real sandbox.
+
+For every attack (tests/hostile/*.py, described in tests/hostile/attacks.toml): the score and the
+reason it was given; the grader alive; every honest learner graded exactly as in a class with no
+attacker; no process left behind. Attacks marked `breach` are also graded without the sandbox,
+where they must succeed: proof that each one really reaches for something the sandbox hides.
+"""
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, grader
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("hostile")]   # one class, graded once
+HOSTILE = Path(__file__).parent / "hostile"
+ATTACKS = tomllib.loads((HOSTILE / "attacks.toml").read_text())
+LESSON_FOLDERS = {"01": "01-softmax", "09": "09-torch-attention"}
+PORT = "47391"            # the network attack's port; the test listens on a free one instead
+MISTAKE = "import numpy as np\n\ndef softmax(x, axis=-1):\n    e = np.exp(x)\n    return e / np.sum(e, axis=axis, keepdims=True)\n"
+HONEST = {                      # learner: {lesson folder: source}
+    "alice": {"01-softmax": (ROOT / "solutions/01-softmax/solution.py").read_text(),
+              "09-torch-attention": (ROOT / "solutions/09-torch-attention/solution.py").read_text()},
+    "bert": {"01-softmax": MISTAKE},
+    "cleo": {"01-softmax": "import numpy as np\n\ndef softmax(x, axis=-1):\n    return x\n"},
+}
+
+
+def lesson_folder(attack):
+    return LESSON_FOLDERS.get(attack["lesson"], attack["lesson"])
+
+
+def make_class(folder, learners):
+    for learner, files in learners.items():
+        for lesson, source in files.items():
+            (folder / learner / lesson).mkdir(parents=True)
+            (folder / learner / lesson / "solution.py").write_text(source)
+    return folder
+
+
+def attackers(names, port):
+    return {f"x-{name}": {lesson_folder(ATTACKS[name]):
+                          (HOSTILE / f"{name}.py").read_text().replace(PORT, str(port))}
+            for name in names}
+
+
+def leftovers():
+    """Orphaned processes a grading run could have left: sandboxed users, workers, bubblewrap."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        uid, ppid = int(fields["Uid"].split()[0]), int(fields["PPid"])
+        if ppid == 1 and (uid >= 100_000 or b"grader.child" in cmdline or b"bwrap" in cmdline):
+            found.add(int(entry))
+    return found
+
+
+def lasting_leftovers(before):
+    """Leftovers still there after a few seconds (teardown of a sandbox takes a moment)."""
+    deadline = time.monotonic() + 8
+    while (left := leftovers() - before) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return left
+
+
+def grade(workbook, folder, out, *extra):
+    done = grader(workbook, "grade", str(folder), "--lessons", "01,09", "--out", str(out),
+                  "--jobs", "2", "--case-seconds", "1", *extra, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Graded" in done.stdout
+    db = sqlite3.connect(out / "gradebook.sqlite")
+    graded = {}
+    for rid, learner, lesson, score, error in db.execute(
+            "SELECT r.id, s.learner, s.lesson, r.score, r.error FROM results r "
+            "JOIN submissions s ON s.id = r.submission"):
+        cases = db.execute("SELECT name, status, passed, message FROM case_results "
+                           "WHERE result = ? ORDER BY position", (rid,)).fetchall()
+        graded[learner, lesson] = {"score": score, "error": error or "", "cases": cases}
+    return graded
+
+
+@pytest.fixture(scope="module")
+def listener():
+    """A server on the host's loopback that hands out help to whoever reaches it."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+
+    def serve():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.sendall(b"the answer is the stable softmax\n")
+            conn.close()
+    threading.Thread(target=serve, daemon=True).start()
+    yield server.getsockname()[1]
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def workbook(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile") / "workbook"
+    shutil.copytree(ROOT / "solutions", root / "solutions",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def mixed(workbook, listener, tmp_path_factory):
+    """The honest learners and every attacker in one class, graded in the sandbox."""
+    base = tmp_path_factory.mktemp("mixed")
+    before = leftovers()
+    folder = make_class(base / "class", {**HONEST, **attackers(ATTACKS, listener)})
+    graded = grade(workbook, folder, base / "out")
+    return graded, lasting_leftovers(before)
+
+
+@pytest.fixture(scope="module")
+def honest_only(workbook, tmp_path_factory):
+    base = tmp_path_factory.mktemp("honest")
+    return grade(workbook, make_class(base / "class", HONEST), base / "out")
+
+
+def reason(row):
+    """The expectation word that describes how a graded attacker fared."""
+    statuses = {status for _, status, _, _ in row["cases"]}
+    messages = " ".join(m for *_, m in row["cases"])
+    if row["score"] == 1.0:
+        return "passes"
+    if "importing it took longer than" in row["error"]:
+        return "import-timeout"
+    if row["error"].startswith("your file could not be imported"):
+        return "import-error"
+    if "interfered with the grader's result channel" in row["error"]:
+        return "channel"
+    if "crash" in statuses:
+        return "crash"
+    if "timeout" in statuses:
+        return "timeout"
+    if "tried to exit" in messages:
+        return "exit"
+    if "unsupported" in messages.lower() and statuses == {"error"}:
+        return "unsupported"
+    if statuses == {"error"}:
+        return "error"
+    if statuses == {"ok"}:
+        return "wrong"
+    return f"unclear: {statuses} {messages[:300]}"
+
+
+def test_there_are_enough_attacks():
+    assert len(ATTACKS) >= 25
+    assert {p.stem for p in HOSTILE.glob("*.py")} == set(ATTACKS)
+
+
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_each_attack_is_stopped_with_a_clear_reason(mixed, name):
+    graded, _ = mixed
+    attack = ATTACKS[name]
+    row = graded[f"x-{name}", lesson_folder(attack)]
+    assert reason(row) == attack["expect"], (attack["attack"], row["error"], row["cases"][:3])
+    assert row["score"] == (1.0 if attack["expect"] == "passes" else 0.0)
+    if row["score"] == 0:
+        assert row["error"] or all(message for *_, message in row["cases"])
+
+
+def test_honest_learners_are_graded_exactly_as_without_attackers(mixed, honest_only):
+    graded, _ = mixed
+    assert {k: v for k, v in graded.items() if k[0] in HONEST} == honest_only
+    assert honest_only["alice", "01-softmax"]["score"] == 1.0
+    assert honest_only["alice", "09-torch-attention"]["score"] == 1.0
+    assert 0 < honest_only["bert", "01-softmax"]["score"] < 1
+
+
+def test_no_process_is_left_behind(mixed):
+    _, left = mixed
+    assert not left, [Path(f"/proc/{p}/cmdline").read_bytes() for p in left if Path(f"/proc/{p}").exists()]
+
+
+def test_breaches_succeed_without_the_sandbox(workbook, listener, tmp_path):
+    """Each attack that reaches for something the sandbox hides really gets it when unsandboxed."""
+    breaches = [name for name, a in ATTACKS.items() if a["breach"]]
+    folder = make_class(tmp_path / "class",
+                        {"alice": HONEST["alice"], **attackers(breaches, listener)})
+    graded = grade(workbook, folder, tmp_path / "out", "--no-sandbox")
+    scores = {name: graded[f"x-{name}", lesson_folder(ATTACKS[name])]["score"] for name in breaches}
+    assert scores == {name: 1.0 for name in breaches}
