@@ -30,13 +30,13 @@ class WorkerDied(Exception):
     """The worker stopped answering: it died, was killed, or broke its protocol."""
 
 
-def child_env(pythonpath):
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL")}
+def child_env(pythonpath, sandboxed):
+    """The environment of a worker and its children: no secrets, one thread per library."""
+    env = {k: v for k, v in os.environ.items()
+           if k in ("PATH", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+           or (k == "TMPDIR" and not sandboxed)}
     env.update(PYTHONPATH=pythonpath, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
                HOME="/tmp", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
-    for key in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TMPDIR"):
-        if key in os.environ:
-            env[key] = os.environ[key]
     return env
 
 
@@ -50,12 +50,13 @@ class Worker:
         pythonpath, uid = GRADER_HOME, None
         if bwrap:
             prefix, uid = sandbox.command(bwrap, GRADER_HOME)
-            argv, pythonpath = prefix + argv, sandbox.CHILD_HOME
+            argv, pythonpath = prefix + argv + ["--sandboxed"], sandbox.CHILD_HOME
             if uid is not None:
                 argv += ["--uid", str(uid)]
         self.proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     env=child_env(pythonpath), start_new_session=True)
+                                     env=child_env(pythonpath, bool(bwrap)),
+                                     start_new_session=True)
         theirs.close()
         self.ids = itertools.count()
         self.ready = False

@@ -86,10 +86,12 @@ def exit_code(status):
 
 
 class Worker:
-    """The worker's loop; `uid` (sandbox only) is the unprivileged user every child runs as."""
+    """The worker's loop. In a sandbox, /tmp is the worker's own and is wiped after every job, and
+    `uid` (when the worker may switch users) is the unprivileged user every child runs as."""
 
-    def __init__(self, control, uid):
+    def __init__(self, control, sandboxed, uid):
         self.control = control
+        self.sandboxed = sandboxed
         self.uid = uid
 
     def send(self, **message):
@@ -135,7 +137,7 @@ class Worker:
         kill_tree(pid, statuses)
         os.close(watch)
         shutil.rmtree(workdir, ignore_errors=True)
-        if self.uid is not None:
+        if self.sandboxed:
             for entry in os.listdir("/tmp"):
                 path = os.path.join("/tmp", entry)
                 if os.path.isdir(path) and not os.path.islink(path):
@@ -145,7 +147,7 @@ class Worker:
         return exit_code(statuses[pid]) if pid in statuses else -signal.SIGKILL
 
     def workdir(self):
-        base = "/tmp" if self.uid is not None else os.environ.get("TMPDIR", "/tmp")
+        base = "/tmp" if self.sandboxed else os.environ.get("TMPDIR", "/tmp")
         path = os.path.join(base, f"job-{os.getpid()}-{os.urandom(4).hex()}")
         os.mkdir(path, 0o700)
         if self.uid is not None:
@@ -175,7 +177,7 @@ class Worker:
 
 
 def main(argv):
-    """`python -m grader.child CONTROL_FD [--uid UID] [--preload numpy,torch]`."""
+    """`python -m grader.child CONTROL_FD [--sandboxed] [--uid UID] [--preload numpy,torch]`."""
     control = socket.socket(fileno=int(argv[0]))
     uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
     modules = argv[argv.index("--preload") + 1].split(",") if "--preload" in argv else []
@@ -186,4 +188,4 @@ def main(argv):
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    Worker(control, uid).serve()
+    Worker(control, "--sandboxed" in argv, uid).serve()

@@ -1,0 +1,35 @@
+"""`grader check --sandbox`: the learner's code runs unprivileged, offline, and blind to the repo."""
+import socket
+
+from conftest import ROOT, grader
+
+PROBE = """\
+import os, socket
+import numpy as np
+
+assert os.getuid() != 0, "the child runs as root"
+assert not os.path.exists({solutions!r}), "the lesson sources are visible"
+assert open("/proc/1/cmdline", "rb").read().startswith(b"bwrap"), "the host's processes are visible"
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=1).close()
+    raise AssertionError("the network is reachable")
+except OSError:
+    pass
+
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+"""
+
+
+def test_sandboxed_code_is_unprivileged_offline_and_blind(workbook, tmp_path):
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        probe = tmp_path / "probe.py"
+        probe.write_text(PROBE.format(solutions=str(workbook / "solutions"),
+                                      port=server.getsockname()[1]))
+        inside = grader(workbook, "check", "01", "--file", str(probe), "--sandbox")
+        outside = grader(workbook, "check", "01", "--file", str(probe))
+    assert inside.returncode == 0, inside.stdout
+    assert outside.returncode == 1 and "could not be imported" in outside.stdout
