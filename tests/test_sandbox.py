@@ -9,7 +9,7 @@ import numpy as np
 
 assert os.getuid() != 0, "the child runs as root"
 assert not os.path.exists({solutions!r}), "the lesson sources are visible"
-assert open("/proc/1/cmdline", "rb").read().startswith(b"bwrap"), "the host's processes are visible"
+assert len([p for p in os.listdir("/proc") if p.isdigit()]) < 8, "the host's processes are visible"
 try:
     socket.create_connection(("127.0.0.1", {port}), timeout=1).close()
     raise AssertionError("the network is reachable")
