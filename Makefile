@@ -39,7 +39,7 @@ verify: $(STAMP)  ## prove every lesson sound
 	@$(GRADER) verify $(L)
 
 test: $(STAMP)  ## the project's own tests
-	$(PY) -m pytest -n 2 -q
+	$(PY) -m pytest -n 2 --dist loadgroup -q
 
 watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
 	@$(GRADER) watch $(L)

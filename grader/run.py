@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from .child import wire
+from .child.worker import RUNNER_FAILED
 from .outcome import Job, Outcome
 
 MAX_CHILD_OUTPUT = 64_000
@@ -43,6 +44,9 @@ def death(code):
     if code < 0:
         sig = signal.Signals(-code)
         return f"the process died: {SIGNALS.get(sig, sig.name)}"
+    if code == RUNNER_FAILED:
+        return ("the process could no longer send its results; did the code close or replace "
+                "file descriptors?")
     return f"the process exited (status {code}) before it finished; did the code call exit()?"
 
 
@@ -168,7 +172,7 @@ def attend(frames, job, counts, start, limits, job_deadline):
     frame = frames.next(min(now + limits.import_seconds, job_deadline))
     if frame is None:
         why = (f"importing it took longer than {limits.import_seconds:g} s (an endless loop at "
-               "import time?)" if not frames.eof else death(frames.child.stop()))
+               "import time?)" if not frames.eof else death(frames.child.stop(grace=1.0)))
         job.import_error = {"type": "ImportTimeout" if not frames.eof else "ImportCrash",
                             "message": why, "line": None, "trace": []}
         return len(job.outcomes)
@@ -182,7 +186,7 @@ def attend(frames, job, counts, start, limits, job_deadline):
         frame = frames.next(deadline)
         if frame is None:
             if frames.eof:
-                job.outcomes[index] = Outcome("crash", detail=death(frames.child.stop()))
+                job.outcomes[index] = Outcome("crash", detail=death(frames.child.stop(grace=1.0)))
             else:
                 seconds = limits.case_seconds if deadline < job_deadline else limits.job_seconds
                 job.outcomes[index] = Outcome("timeout", detail=f"it took longer than {seconds:g} s")

@@ -152,8 +152,13 @@ class JobChild:
             raise WorkerDied("an unexpected message")
         self.code = message["code"]
 
-    def stop(self):
-        """Kill the child's whole process tree (the worker does it) and return its exit code."""
+    def stop(self, grace=0.0):
+        """Kill the child's whole process tree (the worker does it) and return its exit code; with
+        `grace`, first give a child that is ending anyway that long to end by itself."""
+        deadline = time.monotonic() + grace
+        while self.code is None and (left := deadline - time.monotonic()) > 0:
+            if select.select([self.worker.sock], [], [], left)[0]:
+                self.ended(self.worker.receive(0))
         if self.code is None:
             self.worker.send({"stop": self.id})
             self.ended(self.worker.receive(REPLY_SECONDS))

@@ -25,6 +25,7 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 MAX_MESSAGE = 4096
 CHILD_FDS = 3           # request on 0, printed output on 1 and 2, results on 3
+RUNNER_FAILED = 70      # the child's exit status when the runner itself could not go on
 
 
 def prctl(option, value):
@@ -173,7 +174,7 @@ class Worker:
                 os.setresuid(self.uid, self.uid, self.uid)
             runner.main(3)
         finally:
-            os._exit(70)
+            os._exit(RUNNER_FAILED)
 
 
 def main(argv):
