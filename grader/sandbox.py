@@ -20,8 +20,7 @@ from .errors import GraderError
 CHILD_HOME = "/opt/grader"
 TMP_MB = 64
 SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin")
-CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_CHOWN", "CAP_DAC_OVERRIDE",
-                "CAP_FOWNER")
+CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
 INSTALL_HINT = ("bubblewrap is not installed: install it (Debian/Ubuntu: `apt-get install "
                 "bubblewrap`), or pass --no-sandbox to grade without it")
 

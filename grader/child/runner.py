@@ -117,9 +117,16 @@ def send(out, message):
     out.flush()
 
 
-def load(path, source):
+def write_source(source):
+    """The learner's source as a read-only solution.py in the job's folder (the working directory)."""
+    path = os.path.abspath("solution.py")
     with open(path, "w", encoding="utf-8") as f:
         f.write(source)
+    os.chmod(path, 0o444)
+    return path
+
+
+def load(path):
     spec = importlib.util.spec_from_file_location("solution", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["solution"] = module
@@ -127,14 +134,13 @@ def load(path, source):
     return module
 
 
-def serve(request, out):
-    """Answer one job: import the learner's source once, then run its cases from `start` on."""
-    path = os.path.abspath("solution.py")
+def serve(request, path, out):
+    """Answer one job: import the learner's file once, then run its cases from `start` on."""
     limits.apply(request["limits"])
     sink = CappedText()
     sys.stdout = sys.stderr = sink
     try:
-        module = load(path, request["source"])
+        module = load(path)
         limits.after_import()
     except BaseException as exc:
         send(out, {"kind": "imported", "error": error_info(exc, path), "stdout": sink.text()})
@@ -161,10 +167,13 @@ def as_tensor(array):
     return torch.from_numpy(array)
 
 
-def main(result_fd):
-    """Read the job from stdin, answer on `result_fd`; the working directory is the job's own."""
+def main(result_fd, drop_privileges):
+    """Read the job from stdin and write the learner's file; then, with privileges dropped, answer
+    on `result_fd`. The working directory is the job's own."""
     out = os.fdopen(result_fd, "wb", buffering=0)
     request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
-    serve(request, out)
+    path = write_source(request["source"])
+    drop_privileges()
+    serve(request, path, out)
     out.close()
     os._exit(0)

@@ -150,13 +150,11 @@ class Worker:
     def workdir(self):
         base = "/tmp" if self.sandboxed else os.environ.get("TMPDIR", "/tmp")
         path = os.path.join(base, f"job-{os.getpid()}-{os.urandom(4).hex()}")
-        os.mkdir(path, 0o700)
-        if self.uid is not None:
-            os.chown(path, self.uid, self.uid)
+        os.mkdir(path, 0o700 if self.uid is None else 0o755)   # readable, not writable, by the child
         return path
 
     def child(self, fds, workdir):
-        """In the forked child: own session, fixed descriptors, no privileges; then the job."""
+        """In the forked child: own session, fixed descriptors, the job's folder; then the job."""
         try:
             os.setsid()
             request_fd, result_fd, output_fd = fds
@@ -168,13 +166,15 @@ class Worker:
             os.chdir(workdir)
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
             prctl(PR_SET_NO_NEW_PRIVS, 1)
-            if self.uid is not None:
-                os.setgroups([])
-                os.setresgid(self.uid, self.uid, self.uid)
-                os.setresuid(self.uid, self.uid, self.uid)
-            runner.main(3)
+            runner.main(3, self.drop_privileges)
         finally:
             os._exit(RUNNER_FAILED)
+
+    def drop_privileges(self):
+        if self.uid is not None:
+            os.setgroups([])
+            os.setresgid(self.uid, self.uid, self.uid)
+            os.setresuid(self.uid, self.uid, self.uid)
 
 
 def main(argv):
