@@ -36,13 +36,16 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
             book.add_learners(learners)
             advance = progress(len(submissions)) if progress else (lambda submission, result: None)
             scores = {}
-            with ThreadPoolExecutor(jobs) as ex:
+            ex = ThreadPoolExecutor(jobs)
+            try:
                 futures = {ex.submit(timed_grade, s, pool, limits): s for s in submissions}
                 for future in as_completed(futures):
                     submission, (result, seconds) = futures[future], future.result()
                     book.record(submission, result, seconds)
                     scores[submission.learner, submission.lesson.id] = result.score
                     advance(submission, result)
+            finally:
+                ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
             write_grades_csv(out / "grades.csv", learners, lessons, scores)
         finally:
             book.close()

@@ -286,11 +286,9 @@ def main():
     except click.ClickException as e:
         e.show()
         sys.exit(2)
-    except click.exceptions.Abort:
-        fail("Interrupted.", 130)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        fail("Interrupted; nothing recorded so far was lost.", 130)
     except OSError as e:
         fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e))
     except (roadmap.UnknownLesson, LessonError, GraderError, ValueError) as e:
         fail(str(e.args[0]) if e.args else str(e))
-    except KeyboardInterrupt:
-        fail("Interrupted; nothing recorded so far was lost.", 130)

@@ -100,7 +100,11 @@ class Worker:
         return JobChild(self, next(self.ids), request)
 
     def close(self):
-        self.sock.close()
+        """End the worker; a job running on it, in another thread, then fails with WorkerDied."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
@@ -180,9 +184,16 @@ class Pool:
     def __init__(self, size=1, sandboxed=False, preload=("numpy", "torch")):
         self.bwrap = sandbox.bwrap() if sandboxed else None
         self.preload = tuple(preload)
+        self.workers = []
+        self.closed = False
         self.idle = queue.Queue()
         for _ in range(size):
-            self.idle.put(Worker(self.bwrap, self.preload))
+            self.idle.put(self.spawn())
+
+    def spawn(self):
+        worker = Worker(self.bwrap, self.preload)
+        self.workers.append(worker)
+        return worker
 
     def run(self, job):
         """Call `job(worker)`; if the worker dies, retry once on a fresh one, then re-raise."""
@@ -192,16 +203,18 @@ class Pool:
                 try:
                     return job(worker)
                 except WorkerDied:
-                    worker.close()
-                    worker = Worker(self.bwrap, self.preload)
-                    if attempt:
+                    if attempt or self.closed:
                         raise
+                    worker.close()
+                    worker = self.spawn()
         finally:
             self.idle.put(worker)
 
     def close(self):
-        while not self.idle.empty():
-            self.idle.get().close()
+        """End every worker, busy or idle; jobs still running fail and none is retried."""
+        self.closed = True
+        for worker in self.workers:
+            worker.close()
 
     def __enter__(self):
         return self

@@ -1,6 +1,7 @@
 """`grader grade` from an instructor's point of view: a class folder in, a gradebook and a CSV out."""
 import csv
 import json
+import os
 import shutil
 import signal
 import sqlite3
@@ -90,7 +91,7 @@ def test_watch_rechecks_on_save(workbook):
     env_root = {"WORKBOOK_ROOT": str(workbook), "COLUMNS": "200"}
     proc = subprocess.Popen([sys.executable, "-m", "grader", "watch", "01", "--interval", "0.1"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            cwd=workbook, env={**__import__("os").environ, **env_root})
+                            cwd=workbook, env={**os.environ, **env_root})
     try:
         lines = []
         while not any("Checked at" in line for line in lines):
@@ -108,3 +109,31 @@ def test_watch_rechecks_on_save(workbook):
     assert code == 0
     progress = json.loads((workbook / ".workbook" / "progress.json").read_text())
     assert progress["01-softmax"]["passed"] is True
+
+
+def test_an_interrupted_grading_keeps_what_it_graded(workbook, tmp_path):
+    cls = tmp_path / "class"
+    (cls / "a-fast" / "01-softmax").mkdir(parents=True)
+    shutil.copy(ROOT / "solutions" / "01-softmax" / "solution.py", cls / "a-fast" / "01-softmax")
+    for learner in ("b-slow", "c-slow"):
+        (cls / learner / "01-softmax").mkdir(parents=True)
+        (cls / learner / "01-softmax" / "solution.py").write_text(
+            "def softmax(x, axis=-1):\n    while True:\n        pass\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "grade", str(cls), "--lessons", "01",
+                             "--out", str(out), "--jobs", "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, cwd=workbook,
+                            env={**os.environ, "WORKBOOK_ROOT": str(workbook)})
+    graded = []
+    while not graded and proc.poll() is None:
+        time.sleep(0.1)
+        if (out / "gradebook.sqlite").exists():
+            with sqlite3.connect(out / "gradebook.sqlite") as db:
+                graded = db.execute("SELECT s.learner, r.score FROM results r "
+                                    "JOIN submissions s ON s.id = r.submission").fetchall()
+    proc.send_signal(signal.SIGINT)
+    output, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "nothing recorded so far was lost" in output
+    with sqlite3.connect(out / "gradebook.sqlite") as db:
+        assert db.execute("SELECT s.learner, r.score FROM results r JOIN submissions s "
+                          "ON s.id = r.submission").fetchall() == [("a-fast", 1.0)]

@@ -120,16 +120,13 @@ class Worker:
             os.close(fd)
         self.send(started=job_id, pid=pid)
         watch = os.pidfd_open(pid)
-        stopped = False
-        while not stopped:
-            ready, _, _ = select.select([self.control, watch], [], [])
-            if watch in ready:
-                break
+        while watch not in select.select([self.control, watch], [], [])[0]:
             data = self.control.recv(MAX_MESSAGE)
-            stopped = not data or json.loads(data).get("stop") == job_id
-            if not data:
+            if not data:                       # the parent is gone: clean up and leave
                 self.finish(pid, workdir, watch)
                 sys.exit(0)
+            if json.loads(data).get("stop") == job_id:
+                break
         code = self.finish(pid, workdir, watch)
         self.send(exited=job_id, code=code)
 
