@@ -53,7 +53,7 @@ class Mounts:
     """bwrap arguments that show host paths read-only, their parent folders readable by anyone."""
 
     def __init__(self):
-        self.argv, self.made = [], {"/"}
+        self.argv, self.made = [], {"/", "/tmp"}
 
     def parents(self, target):
         for parent in reversed(Path(target).parents):
@@ -71,8 +71,9 @@ class Mounts:
 def command(bwrap_path, grader_home):
     """The bwrap argument list that runs a worker; returns (argv prefix, uid for children or None)."""
     argv = [bwrap_path, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--new-session"]
-    mounts = Mounts()
+            "--unshare-cgroup-try", "--new-session", "--proc", "/proc", "--dev", "/dev",
+            "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    mounts = Mounts()    # after /tmp, so a Python installation under /tmp is shown inside it
     for path in SYSTEM:
         if os.path.islink(path):
             argv += ["--symlink", os.readlink(path), path]
@@ -85,8 +86,7 @@ def command(bwrap_path, grader_home):
     child = Path(grader_home) / "grader"
     mounts.ro_bind(child / "__init__.py", f"{CHILD_HOME}/grader/__init__.py")
     mounts.ro_bind(child / "child", f"{CHILD_HOME}/grader/child")
-    argv += mounts.argv + ["--proc", "/proc", "--dev", "/dev", "--perms", "1777",
-                           "--size", str(TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp"]
+    argv += mounts.argv
     if os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]
         for cap in CAPABILITIES:

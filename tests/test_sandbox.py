@@ -33,3 +33,13 @@ def test_sandboxed_code_is_unprivileged_offline_and_blind(workbook, tmp_path):
         outside = grader(workbook, "check", "01", "--file", str(probe))
     assert inside.returncode == 0, inside.stdout
     assert outside.returncode == 1 and "could not be imported" in outside.stdout
+
+
+def test_a_python_installation_under_tmp_stays_visible(monkeypatch):
+    """The private /tmp is mounted first, so a virtual environment kept under /tmp is shown in it."""
+    from grader import sandbox
+    monkeypatch.setattr(sandbox, "python_roots", lambda: ["/tmp/somewhere/.venv"])
+    argv, _ = sandbox.command("bwrap", str(ROOT))
+    tmpfs = argv.index("--tmpfs")
+    bind = max(i for i, a in enumerate(argv) if a == "/tmp/somewhere/.venv")
+    assert argv[tmpfs + 1] == "/tmp" and tmpfs < bind and argv[bind - 2] == "--ro-bind"

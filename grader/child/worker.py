@@ -94,6 +94,7 @@ class Worker:
         self.control = control
         self.sandboxed = sandboxed
         self.uid = uid
+        self.kept = set(os.listdir("/tmp")) if sandboxed else set()   # the sandbox's own mounts
 
     def send(self, **message):
         self.control.send(json.dumps(message).encode())
@@ -136,7 +137,7 @@ class Worker:
         os.close(watch)
         shutil.rmtree(workdir, ignore_errors=True)
         if self.sandboxed:
-            for entry in os.listdir("/tmp"):
+            for entry in set(os.listdir("/tmp")) - self.kept:
                 path = os.path.join("/tmp", entry)
                 if os.path.isdir(path) and not os.path.islink(path):
                     shutil.rmtree(path, ignore_errors=True)
