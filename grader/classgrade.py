@@ -5,7 +5,7 @@ from pathlib import Path
 
 from . import run
 from .exports import write_grades_csv
-from .grade import grade_file
+from .grade import Result, grade_file
 from .gradebook import Gradebook
 from .submissions import discover
 from .workers import Pool, preload_for
@@ -14,7 +14,10 @@ from .workers import Pool, preload_for
 def timed_grade(submission, pool, limits):
     start = time.monotonic()
     lesson = submission.lesson
-    result = grade_file(lesson, submission.path, pool, limits(lesson))
+    if submission.problem:
+        result = Result(lesson, submission.path, error=submission.problem)
+    else:
+        result = grade_file(lesson, submission.path, pool, limits(lesson))
     return result, time.monotonic() - start
 
 

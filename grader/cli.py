@@ -139,7 +139,7 @@ def check(wb, lessons, file, as_json, sandbox):
         if not chosen and not as_json:
             print_roadmap(wb)
     ok = True
-    with Pool(sandboxed=sandbox, preload=preload_for(chosen)) as pool:
+    with Pool(1 if chosen else 0, sandbox, preload_for(chosen)) as pool:
         for lesson in chosen:
             path = Path(file) if file else wb.exercise(lesson.entry)
             ok = check_one(wb, lesson, path, as_json, pool) and ok

@@ -15,6 +15,15 @@ class Submission:
     learner: str
     lesson: object      # grader.lesson.Lesson
     path: Path
+    folder: Path        # the learner's folder
+
+    @property
+    def problem(self):
+        """Why the file cannot be graded as this learner's own, or None."""
+        if not self.path.resolve().is_relative_to(self.folder.resolve()):
+            return ("the submission is a link to a file outside the learner's folder; submit the "
+                    "file itself")
+        return None
 
 
 def lesson_file(folder, lesson):
@@ -43,6 +52,6 @@ def discover(root, lessons):
     if not folders:
         raise GraderError(f"{root} holds no learner folders: put each learner's lesson folders "
                           "(01-softmax/solution.py, ...) in a folder named after the learner")
-    found = [Submission(name, lesson, path) for name, folder in folders for lesson in lessons
-             if (path := lesson_file(folder, lesson)) is not None]
+    found = [Submission(name, lesson, path, folder) for name, folder in folders
+             for lesson in lessons if (path := lesson_file(folder, lesson)) is not None]
     return [name for name, _ in folders], found

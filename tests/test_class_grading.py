@@ -24,7 +24,7 @@ def softmax(x, axis=-1):
 
 def make_class(tmp_path, workbook):
     """alice: both lessons right; bob: lesson 01 untouched, 02 right, in an exercises/ tree;
-    carol: a known mistake in 01; dave: submitted nothing."""
+    carol: a known mistake in 01; dave: submitted nothing; eve: a link to the reference."""
     cls = tmp_path / "class"
     for lesson in ("01-softmax", "02-attention"):
         (cls / "alice" / lesson).mkdir(parents=True)
@@ -35,6 +35,9 @@ def make_class(tmp_path, workbook):
     (cls / "carol").mkdir()
     (cls / "carol" / "01-softmax.py").write_text(MISTAKE)
     (cls / "dave").mkdir()
+    (cls / "eve" / "01-softmax").mkdir(parents=True)
+    (cls / "eve" / "01-softmax" / "solution.py").symlink_to(workbook / "solutions" / "01-softmax"
+                                                            / "solution.py")
     return cls
 
 
@@ -45,16 +48,20 @@ def test_a_class_is_graded_into_a_gradebook_and_a_csv(workbook, tmp_path, sandbo
     done = grader(workbook, "grade", str(cls), "--lessons", "01,attention", "--out", str(out),
                   "--jobs", "2", *sandbox)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Graded 5 submissions from 4 learners on 2 lessons" in done.stdout
+    assert "Graded 6 submissions from 5 learners on 2 lessons" in done.stdout
     with open(out / "grades.csv", newline="") as f:
         rows = list(csv.reader(f))
     assert rows == [["learner", "01-softmax", "02-attention", "total"],
                     ["alice", "1", "1", "2"], ["bob", "0", "1", "1"],
-                    ["carol", rows[3][1], "", rows[3][1]], ["dave", "", "", "0"]]
+                    ["carol", rows[3][1], "", rows[3][1]], ["dave", "", "", "0"],
+                    ["eve", "0", "", "0"]]
     assert 0 < float(rows[3][1]) < 1
     db = sqlite3.connect(out / "gradebook.sqlite")
     assert sorted(r[0] for r in db.execute("SELECT id FROM learners")) == ["alice", "bob", "carol",
-                                                                         "dave"]
+                                                                         "dave", "eve"]
+    (error,), = db.execute("SELECT r.error FROM results r JOIN submissions s "
+                           "ON s.id = r.submission WHERE s.learner = 'eve'")
+    assert "a link to a file outside the learner's folder" in error
     (diagnosis, hashed, n_cases), = db.execute(
         "SELECT r.diagnosis, s.sha256, COUNT(c.position) FROM results r JOIN submissions s "
         "ON s.id = r.submission JOIN case_results c ON c.result = r.id WHERE s.learner = 'carol'")
