@@ -40,7 +40,8 @@ def apply(limits):
     set_limit(resource.RLIMIT_CPU, limits["cpu_seconds"])
     set_limit(resource.RLIMIT_FSIZE, limits["file_mb"] * MiB)
     set_limit(resource.RLIMIT_NOFILE, limits["open_files"])
-    set_limit(resource.RLIMIT_NPROC, user_processes() + limits["processes"])
+    if os.getuid() != 0:         # root ignores it: the sandbox runs children as another user
+        set_limit(resource.RLIMIT_NPROC, user_processes() + limits["processes"])
     set_limit(resource.RLIMIT_CORE, 0)
 
 

@@ -57,28 +57,28 @@ def children(pid):
     return found
 
 
-def kill_tree(pid, statuses):
-    """Kill `pid`'s process group and every process that came back to this subreaper; reap them."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
+def kill_tree(pid):
+    """Kill `pid` and its process group, then every process that came back to this subreaper;
+    reap them all. Returns `pid`'s wait status."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _, status = os.waitpid(pid, 0)
     me = os.getpid()
     while True:
-        while True:
-            try:
-                done, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if done == 0:
-                break
-            statuses[done] = status
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return status
         for kid in children(me):
             try:
                 os.kill(kid, signal.SIGKILL)
             except OSError:
                 pass
-        select.select([], [], [], 0.002)
+        select.select([], [], [], 0.001)
 
 
 def exit_code(status):
@@ -132,8 +132,7 @@ class Worker:
         self.send(exited=job_id, code=code)
 
     def finish(self, pid, workdir, watch):
-        statuses = {}
-        kill_tree(pid, statuses)
+        status = kill_tree(pid)
         os.close(watch)
         shutil.rmtree(workdir, ignore_errors=True)
         if self.sandboxed:
@@ -143,7 +142,7 @@ class Worker:
                     shutil.rmtree(path, ignore_errors=True)
                 else:
                     os.unlink(path)
-        return exit_code(statuses[pid]) if pid in statuses else -signal.SIGKILL
+        return exit_code(status)
 
     def workdir(self):
         base = "/tmp" if self.sandboxed else os.environ.get("TMPDIR", "/tmp")
