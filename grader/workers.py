@@ -69,8 +69,9 @@ class Worker:
             if self.receive(START_SECONDS) != {"ready": True}:
                 raise WorkerDied("an unexpected first message")
         except WorkerDied as exc:
-            self.close()
+            self.kill()
             why = self.proc.stderr.read().decode(errors="replace").strip()[-2000:] or str(exc)
+            self.close()
             raise GraderError(f"the grading worker could not start: {why}") from None
         self.proc.stderr.close()
         self.ready = True
@@ -99,7 +100,7 @@ class Worker:
         self.wait_ready()
         return JobChild(self, next(self.ids), request)
 
-    def close(self):
+    def kill(self):
         """End the worker; a job running on it, in another thread, then fails with WorkerDied."""
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
@@ -108,6 +109,13 @@ class Worker:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+
+    def close(self):
+        """End the worker and release its channel (only when no job is using it)."""
+        self.kill()
+        self.sock.close()
+        if not self.proc.stderr.closed:
+            self.proc.stderr.close()
 
 
 class JobChild:
@@ -120,12 +128,15 @@ class JobChild:
         self.outfd, output_w = os.pipe()
         try:
             worker.send({"run": job_id}, (request_r, result_w, output_w))
+            if worker.receive(REPLY_SECONDS).get("started") != job_id:
+                raise WorkerDied("it did not start the job")
+        except WorkerDied:
+            for fd in (request_w, self.rfd, self.outfd):
+                os.close(fd)
+            raise
         finally:
             for fd in (request_r, result_w, output_w):
                 os.close(fd)
-        reply = worker.receive(REPLY_SECONDS)
-        if reply.get("started") != job_id:
-            raise WorkerDied("it did not start the job")
         self.code = None
         threading.Thread(target=self.feed, args=(request_w, request), daemon=True).start()
 
@@ -159,17 +170,19 @@ class JobChild:
     def stop(self, grace=0.0):
         """Kill the child's whole process tree (the worker does it) and return its exit code; with
         `grace`, first give a child that is ending anyway that long to end by itself."""
-        deadline = time.monotonic() + grace
-        while self.code is None and (left := deadline - time.monotonic()) > 0:
-            if select.select([self.worker.sock], [], [], left)[0]:
-                self.ended(self.worker.receive(0))
-        if self.code is None:
-            self.worker.send({"stop": self.id})
-            self.ended(self.worker.receive(REPLY_SECONDS))
-        if self.rfd is not None:
-            os.close(self.rfd)
-            os.close(self.outfd)
-            self.rfd = self.outfd = None
+        try:
+            deadline = time.monotonic() + grace
+            while self.code is None and (left := deadline - time.monotonic()) > 0:
+                if select.select([self.worker.sock], [], [], left)[0]:
+                    self.ended(self.worker.receive(0))
+            if self.code is None:
+                self.worker.send({"stop": self.id})
+                self.ended(self.worker.receive(REPLY_SECONDS))
+        finally:
+            if self.rfd is not None:
+                os.close(self.rfd)
+                os.close(self.outfd)
+                self.rfd = self.outfd = None
         return self.code
 
 
@@ -206,6 +219,7 @@ class Pool:
                     if attempt or self.closed:
                         raise
                     worker.close()
+                    self.workers.remove(worker)
                     worker = self.spawn()
         finally:
             self.idle.put(worker)
@@ -214,7 +228,9 @@ class Pool:
         """End every worker, busy or idle; jobs still running fail and none is retried."""
         self.closed = True
         for worker in self.workers:
-            worker.close()
+            worker.kill()
+        while not self.idle.empty():
+            self.idle.get().close()
 
     def __enter__(self):
         return self

@@ -119,3 +119,17 @@ def children_of(pid):
         if entry.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == pid:
             kids.append(int(entry))
     return kids
+
+
+def test_no_descriptor_leaks_whatever_the_job_does(softmax_lesson, tmp_path):
+    files = {"good": "", "kills-worker": "os.kill(os.getppid(), 9)\ntime.sleep(5)\n",
+             "forges": "for fd in range(1024):\n    try:\n        os.write(fd, b'TWB1junk')\n"
+                       "    except OSError:\n        pass\n",
+             "crashes": "import ctypes\nctypes.string_at(0)\n"}
+    with Pool(1, preload=("numpy",)) as single:
+        grade(single, softmax_lesson, tmp_path, "", "warm-up.py")
+        before = len(os.listdir("/proc/self/fd"))
+        for name, prelude in files.items():
+            grade(single, softmax_lesson, tmp_path, prelude, f"{name}.py")
+        time.sleep(0.2)        # a feeder thread closes its pipe once the child is gone
+        assert len(os.listdir("/proc/self/fd")) == before
