@@ -72,13 +72,13 @@ class Gradebook:
     def record(self, submission, result, seconds):
         """Store one graded submission and its per-case outcomes; returns the result's row id."""
         sub, lesson = submission, submission.lesson
+        key = (sub.learner, lesson.id, file_hash(sub.path))
         with self.db:
-            self.db.execute("INSERT OR IGNORE INTO submissions (learner, lesson, path, sha256) "
-                            "VALUES (?, ?, ?, ?)",
-                            (sub.learner, lesson.id, str(sub.path), file_hash(sub.path)))
+            self.db.execute("INSERT OR IGNORE INTO submissions (learner, lesson, sha256, path) "
+                            "VALUES (?, ?, ?, ?)", (*key, str(sub.path)))
             (sub_id,) = self.db.execute(
                 "SELECT id FROM submissions WHERE learner = ? AND lesson = ? AND sha256 = ?",
-                (sub.learner, lesson.id, file_hash(sub.path))).fetchone()
+                key).fetchone()
             cur = self.db.execute(
                 "INSERT INTO results (submission, score, passed, cases_passed, cases_total, error, "
                 "violations, diagnosis, grader_version, lesson_version, graded_at, seconds) "

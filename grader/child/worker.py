@@ -8,6 +8,7 @@ the child talk through the pipes directly, so no learner's data ever lives in th
 At the end of every job the worker kills the child's whole process tree (it is a subreaper, so
 processes that called setsid come back to it) and, in the sandbox, wipes the private /tmp.
 """
+import contextlib
 import ctypes
 import importlib
 import json
@@ -141,7 +142,8 @@ class Worker:
                 if os.path.isdir(path) and not os.path.islink(path):
                     shutil.rmtree(path, ignore_errors=True)
                 else:
-                    os.unlink(path)
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
         return exit_code(status)
 
     def workdir(self):
