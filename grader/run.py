@@ -22,11 +22,11 @@ class Limits:
     import_seconds: float = 10.0
     job_seconds: float = 120.0
     max_timeouts: int = 3
-    memory_mb: int = 2048
+    memory_mb: int = 1024
     cpu_seconds: int = 60
     file_mb: int = 16
     open_files: int = 256
-    processes: int = 16
+    processes: int = 8
 
     def for_child(self):
         return {"memory_mb": self.memory_mb, "cpu_seconds": self.cpu_seconds,
