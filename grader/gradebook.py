@@ -7,6 +7,7 @@ import json
 import sqlite3
 import time
 from importlib import metadata
+from pathlib import Path
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS learners (id TEXT PRIMARY KEY);
@@ -48,6 +49,14 @@ def file_hash(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def grader_version():
+    """The package version and a short hash of the grader's code: a result names its grader."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return f"{metadata.version('transformer-workbook-grader')}+{digest.hexdigest()[:12]}"
+
+
 def lesson_version(lesson):
     """A short hash of the lesson's source files: a result names the lesson it was graded against."""
     digest = hashlib.sha256()
@@ -63,7 +72,7 @@ class Gradebook:
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise ValueError(f"{path} is not a gradebook this grader can use ({exc})") from None
-        self.grader_version = metadata.version("transformer-workbook-grader")
+        self.grader_version = grader_version()
 
     def add_learners(self, learners):
         with self.db:

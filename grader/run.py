@@ -161,7 +161,7 @@ def not_run_reason(job, limits):
     if job.import_error:
         return "the file could not be imported"
     if sum(o is not None and o.status == "timeout" for o in job.outcomes) >= limits.max_timeouts:
-        return f"not run after {limits.max_timeouts} cases timed out"
+        return f"{limits.max_timeouts} earlier cases timed out"
     return "the job ran out of time"
 
 

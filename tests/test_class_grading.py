@@ -67,6 +67,8 @@ def test_a_class_is_graded_into_a_gradebook_and_a_csv(workbook, tmp_path, sandbo
         "ON s.id = r.submission JOIN case_results c ON c.result = r.id WHERE s.learner = 'carol'")
     assert json.loads(diagnosis)[0]["mistake"] == "no-max-shift"
     assert len(hashed) == 64 and n_cases == 17
+    (version,), = db.execute("SELECT DISTINCT grader_version FROM results")
+    assert version.startswith("0.1.0+") and len(version) == len("0.1.0+") + 12
 
 
 def test_grading_refuses_to_run_unsandboxed_by_accident(workbook, tmp_path):
