@@ -106,6 +106,15 @@ def test_sleeping_past_the_limit_then_answering(pool, softmax_lesson, tmp_path):
     assert {r.outcome.status for r in result.cases} == {"timeout", "not-run"}
 
 
+def test_a_job_stops_after_three_time_outs(pool, softmax_lesson, tmp_path):
+    source = "import time\n" + GOOD.replace("    e = np.exp", "    time.sleep(60)\n    e = np.exp")
+    limits = run.Limits(case_seconds=0.5, import_seconds=10, job_seconds=60)
+    result = grade(pool, softmax_lesson, tmp_path, source, limits)
+    statuses = [r.outcome.status for r in result.cases]
+    assert statuses == ["timeout"] * 3 + ["not-run"] * (len(statuses) - 3)
+    assert result.cases[-1].verdict.message == "not run: 3 earlier cases timed out"
+
+
 def test_printing_megabytes_is_capped(pool, softmax_lesson, tmp_path):
     source = GOOD.replace("    e = np.exp", "    print('x' * 5_000_000)\n    e = np.exp")
     result = grade(pool, softmax_lesson, tmp_path, source)
