@@ -7,9 +7,18 @@ from pathlib import Path
 
 import pytest
 
+from grader import lesson, roadmap, run
 from grader.workers import Pool
 
 ROOT = Path(__file__).resolve().parent.parent
+FAST = run.Limits(case_seconds=2, import_seconds=10, job_seconds=40)
+GOOD_SOFTMAX = """\
+import numpy as np
+
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+"""
 
 
 @pytest.fixture
@@ -28,6 +37,11 @@ def grader(root, *args, timeout=300):
     env = {**os.environ, "WORKBOOK_ROOT": str(root), "COLUMNS": "200"}
     return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True,
                           env=env, timeout=timeout, cwd=root)
+
+
+@pytest.fixture(scope="session")
+def softmax_lesson():
+    return lesson.load(roadmap.load(ROOT), "01")
 
 
 @pytest.fixture(scope="session")

@@ -1,28 +1,14 @@
 """Every way a learner's file can go wrong ends in a clear message for that file, never a crash."""
 import os
 import textwrap
-from pathlib import Path
 
 import pytest
 
+from conftest import FAST, ROOT
+from conftest import GOOD_SOFTMAX as GOOD
 from grader import lesson, roadmap, run
 from grader.grade import grade_file
 from grader.report import as_json
-
-ROOT = Path(__file__).resolve().parent.parent
-FAST = run.Limits(case_seconds=2, import_seconds=10, job_seconds=40)
-GOOD = """\
-import numpy as np
-
-def softmax(x, axis=-1):
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
-"""
-
-
-@pytest.fixture(scope="module")
-def softmax_lesson():
-    return lesson.load(roadmap.load(ROOT), "01")
 
 
 def grade(pool, lesson_, tmp_path, source, limits=FAST):

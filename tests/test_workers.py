@@ -5,29 +5,16 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
-
-from grader import lesson, roadmap, run
+from conftest import FAST, GOOD_SOFTMAX
 from grader.grade import grade_file
 from grader.workers import Pool
 
-ROOT = Path(__file__).resolve().parent.parent
-FAST = run.Limits(case_seconds=2, import_seconds=10, job_seconds=40)
-SOFTMAX = """
-def softmax(x, axis=-1):
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
-"""
-
-
-@pytest.fixture(scope="module")
-def softmax_lesson():
-    return lesson.load(roadmap.load(ROOT), "01")
-
 
 def grade(pool, softmax_lesson, tmp_path, prelude, name="solution.py"):
+    """Grade a correct softmax whose file first runs `prelude`."""
     path = tmp_path / name
-    path.write_text("import os, sys, time\nimport numpy as np\n" + textwrap.dedent(prelude) + SOFTMAX)
+    path.write_text("import os, sys, time\nimport numpy as np\n" + textwrap.dedent(prelude)
+                    + GOOD_SOFTMAX)
     return grade_file(softmax_lesson, path, pool, FAST)
 
 
