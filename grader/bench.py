@@ -60,19 +60,11 @@ def make_jobs(workdir, copies):
 
 def warm(jobs, parallel, sandboxed=False):
     with Pool(parallel, sandboxed, preload_for([l for l, _ in jobs])) as pool:
-        pool_ready(pool, parallel)
+        pool.wait_ready()      # a class pays the imports once, before the clock starts
         start = time.perf_counter()
         with ThreadPoolExecutor(parallel) as ex:
             list(ex.map(lambda job: grade_file(job[0], job[1], pool), jobs))
         return time.perf_counter() - start
-
-
-def pool_ready(pool, parallel):
-    """Let every worker finish importing before the clock starts (a class pays this once)."""
-    workers = [pool.idle.get() for _ in range(parallel)]
-    for w in workers:
-        w.wait_ready()
-        pool.idle.put(w)
 
 
 def fresh(jobs, parallel):
@@ -136,7 +128,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="bench-") as workdir:
         jobs = make_jobs(workdir, args.copies)
         for lesson, _ in jobs:
-            lesson.expected, lesson.mistake_table
+            lesson.prepare()
         print(f"{len(jobs)} jobs (lessons {', '.join(LESSONS)}; reference and stub files), "
               f"{args.parallel} in parallel, median of {args.runs} runs")
         results = {}

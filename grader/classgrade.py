@@ -17,7 +17,7 @@ def timed_grade(submission, pool, limits):
     if submission.problem:
         result = Result(lesson, submission.path, error=submission.problem)
     else:
-        result = grade_file(lesson, submission.path, pool, limits(lesson))
+        result = grade_file(lesson, submission.path, pool, limits)
     return result, time.monotonic() - start
 
 
@@ -26,11 +26,8 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
     out/grades.csv. `progress(total)` returns a callable told about each graded submission."""
     learners, submissions = discover(folder, lessons)
     for lesson in {s.lesson.id: s.lesson for s in submissions}.values():
-        lesson.expected, lesson.mistake_table     # computed once, before the threads share them
-
-    def limits(lesson):
-        return run.Limits(case_seconds=case_seconds or lesson.spec.timeout)
-
+        lesson.prepare()
+    limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
     with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)

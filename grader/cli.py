@@ -8,16 +8,16 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich import progress as bars
 from rich.markdown import Markdown
 from rich.markup import escape
-from rich import progress as bars
 
 from . import build as builder
 from . import report, roadmap
+from .errors import GraderError
 from .grade import grade_file
 from .lesson import LessonError, load
 from .progress import Progress
-from .errors import GraderError
 from .workers import GRADER_HOME, Pool, preload_for
 
 console = Console(highlight=False, soft_wrap=True)
@@ -230,8 +230,8 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, no_sandbox):
     chosen = ([wb.lesson(name) for name in lessons.split(",") if name.strip()] if lessons
               else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
     err = Console(stderr=True)
-    with bars.Progress(*bars.Progress.get_default_columns(), bars.MofNCompleteColumn(), console=err,
-                  transient=True) as bar:
+    columns = (*bars.Progress.get_default_columns(), bars.MofNCompleteColumn())
+    with bars.Progress(*columns, console=err, transient=True) as bar:
         def progress(total):
             task = bar.add_task("Grading", total=total)
             return lambda submission, result: bar.advance(task)

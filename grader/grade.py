@@ -56,7 +56,8 @@ class Result:
 
 
 def read_source(path):
-    """The learner's file, as text and parsed; raises ValueError (or SyntaxError) with a learner-facing reason."""
+    """The learner's file as (text, syntax tree); raises ValueError (or SyntaxError) with a
+    learner-facing reason."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"there is no file at {path}")

@@ -69,6 +69,10 @@ class Lesson:
     def reference_source(self):
         return (self.folder / "solution.py").read_text()
 
+    def prepare(self):
+        """Compute the trusted outcomes once, before several threads grade against this lesson."""
+        self.expected, self.mistake_table
+
     @cached_property
     def libraries(self):
         """The top-level modules the reference imports (a worker preloads them)."""

@@ -208,6 +208,11 @@ class Pool:
         self.workers.append(worker)
         return worker
 
+    def wait_ready(self):
+        """Block until every worker has imported its libraries (call before jobs start)."""
+        for worker in self.workers:
+            worker.wait_ready()
+
     def run(self, job):
         """Call `job(worker)`; if the worker dies, retry once on a fresh one, then re-raise."""
         worker = self.idle.get()

@@ -83,8 +83,7 @@ def test_a_worker_killed_every_time_is_that_file_s_crash(softmax_lesson, tmp_pat
 
 def test_a_worker_s_children_are_gone_after_each_job(softmax_lesson, tmp_path):
     with Pool(1, preload=("numpy",)) as single:
-        worker = single.idle.get()
-        single.idle.put(worker)
+        worker, = single.workers
         grade(single, softmax_lesson, tmp_path, """
             for _ in range(3):
                 if os.fork() == 0:

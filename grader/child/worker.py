@@ -120,7 +120,7 @@ class Worker:
             self.child(fds, workdir)
         for fd in fds:
             os.close(fd)
-        self.send(started=job_id, pid=pid)
+        self.send(started=job_id)
         watch = os.pidfd_open(pid)
         while watch not in select.select([self.control, watch], [], [])[0]:
             data = self.control.recv(MAX_MESSAGE)
