@@ -19,16 +19,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import lesson as lessons
-from . import regions, roadmap
-from .grade import grade_file
-from .workers import GRADER_HOME, Pool, preload_for
+from grader.lessons import lesson as lessons
+from grader.lessons import regions, roadmap
+from grader.judge.grade import grade_file
+from grader.runner.workers import GRADER_HOME, Pool, preload_for
 
 LESSONS = ("01", "05", "10", "14")
 PYTEST_FILE = textwrap.dedent("""\
     import importlib.util, os, pytest
-    from grader import lesson, roadmap, trusted
-    from grader.verdict import judge
+    from grader.lessons import lesson, roadmap
+    from grader.judge import trusted
+    from grader.judge.verdict import judge
 
     LESSON = lesson.load(roadmap.load(os.environ["BENCH_ROOT"]), os.environ["BENCH_LESSON"])
     spec = importlib.util.spec_from_file_location("solution", os.environ["BENCH_FILE"])

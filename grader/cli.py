@@ -12,13 +12,14 @@ from rich import progress as bars
 from rich.markdown import Markdown
 from rich.markup import escape
 
-from . import build as builder
-from . import report, roadmap
+from grader.lessons import build as builder
+from grader.learner import report
+from grader.lessons import roadmap
 from .errors import GraderError
-from .grade import grade_file
-from .lesson import LessonError, load
-from .progress import Progress
-from .workers import GRADER_HOME, Pool, preload_for
+from grader.judge.grade import grade_file
+from grader.lessons.lesson import LessonError, load
+from grader.learner.progress import Progress
+from grader.runner.workers import GRADER_HOME, Pool, preload_for
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -226,7 +227,7 @@ def reset(wb, lesson):
 @click.pass_obj
 def grade(wb, submissions, lessons, out, jobs, case_seconds, no_sandbox):
     """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders."""
-    from .classgrade import grade_class
+    from grader.classroom.classgrade import grade_class
     chosen = ([wb.lesson(name) for name in lessons.split(",") if name.strip()] if lessons
               else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
     err = Console(stderr=True)
@@ -264,7 +265,7 @@ def build_cmd(wb, only_check):
 @click.pass_obj
 def verify(wb, lessons):
     """Prove every lesson sound: references pass, stubs fail, mistakes are caught and named."""
-    from .verify import verify as run_verify
+    from grader.lessons.verify import verify as run_verify
     only = {wb.lesson(name).id for name in lessons} if lessons else None
     report_ = run_verify(wb.roadmap, only)
     for lesson_id, problems in report_.items():

@@ -1,7 +1,7 @@
 """Values as learners read them: floats to 6 significant digits, as in the lesson examples."""
 import numpy as np
 
-from .child.wire import Tensor
+from grader.runner.child.wire import Tensor
 
 EDGE = 3
 

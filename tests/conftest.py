@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import lesson, roadmap, run
-from grader.workers import Pool
+from grader.lessons import lesson, roadmap
+
+from grader.runner import run
+from grader.runner.workers import Pool
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = run.Limits(case_seconds=2, import_seconds=10, job_seconds=40)

@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention.bias import causal_lower_right
 
-from grader import lesson, roadmap
+from grader.lessons import lesson, roadmap
 
 ROOT = Path(__file__).resolve().parent.parent
 RTOL, ATOL = 1e-10, 1e-12

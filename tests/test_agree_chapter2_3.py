@@ -10,7 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from grader import lesson, roadmap
+from grader.lessons import lesson, roadmap
 
 ROOT = Path(__file__).resolve().parent.parent
 TIGHT = dict(rtol=1e-10, atol=1e-12)

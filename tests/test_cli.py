@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from grader import progress as progress_module
+from grader.learner import progress as progress_module
 
 
 def test_fresh_status_shows_the_roadmap_and_the_next_lesson(workbook, run_grader):

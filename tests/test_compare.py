@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from grader.child.wire import Tensor
-from grader.compare import compare
+from grader.runner.child.wire import Tensor
+from grader.judge.compare import compare
 
 E = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])
 

@@ -1,8 +1,8 @@
 """Static rules point at the line that breaks them."""
 import ast
 
-from grader.authoring import Spec
-from grader.constraints import check
+from grader.lessons.authoring import Spec
+from grader.judge.constraints import check
 
 SOURCE = '''\
 import numpy as np

@@ -6,9 +6,10 @@ import pytest
 
 from conftest import FAST, ROOT
 from conftest import GOOD_SOFTMAX as GOOD
-from grader import lesson, roadmap, run
-from grader.grade import grade_file
-from grader.report import as_json
+from grader.lessons import lesson, roadmap
+from grader.runner import run
+from grader.judge.grade import grade_file
+from grader.learner.report import as_json
 
 
 def grade(pool, lesson_, tmp_path, source, limits=FAST):

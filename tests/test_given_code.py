@@ -4,7 +4,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader import build, roadmap
+from grader.lessons import build, roadmap
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = build.lessons(roadmap.load(ROOT))

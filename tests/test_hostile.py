@@ -63,7 +63,7 @@ def leftovers():
             continue
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
         uid, ppid = int(fields["Uid"].split()[0]), int(fields["PPid"])
-        if ppid == 1 and (uid >= 100_000 or b"grader.child" in cmdline or b"bwrap" in cmdline):
+        if ppid == 1 and (uid >= 100_000 or b"grader.runner.child" in cmdline or b"bwrap" in cmdline):
             found.add(int(entry))
     return found
 

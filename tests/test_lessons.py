@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import build, roadmap
-from grader.verify import verify_lesson
+from grader.lessons import build, roadmap
+from grader.lessons.verify import verify_lesson
 
 ROOT = Path(__file__).resolve().parent.parent
 ROADMAP = roadmap.load(ROOT)

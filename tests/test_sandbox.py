@@ -37,7 +37,7 @@ def test_sandboxed_code_is_unprivileged_offline_and_blind(workbook, tmp_path):
 
 def test_a_python_installation_under_tmp_stays_visible(monkeypatch):
     """The private /tmp is mounted first, so a virtual environment kept under /tmp is shown in it."""
-    from grader import sandbox
+    from grader.runner import sandbox
     monkeypatch.setattr(sandbox, "python_roots", lambda: ["/tmp/somewhere/.venv"])
     argv, _ = sandbox.command("bwrap", str(ROOT))
     tmpfs = argv.index("--tmpfs")

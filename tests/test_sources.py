@@ -1,7 +1,7 @@
 """Lesson sources: solution regions become stubs, lesson.md parses into its parts."""
 import pytest
 
-from grader import prose, regions
+from grader.lessons import prose, regions
 
 REFERENCE = '''\
 def f(x):

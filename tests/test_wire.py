@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from grader.child import wire
+from grader.runner.child import wire
 
 
 def roundtrip(value):

@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 from conftest import FAST, GOOD_SOFTMAX
-from grader.grade import grade_file
-from grader.workers import Pool
+from grader.judge.grade import grade_file
+from grader.runner.workers import Pool
 
 
 def grade(pool, softmax_lesson, tmp_path, prelude, name="solution.py"):

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 01 (stable softmax)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("softmax",))
 

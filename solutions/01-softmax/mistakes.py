@@ -1,7 +1,7 @@
 """Known mistakes for lesson 01 (stable softmax)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("no-max-shift", hint=1, message="""\

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 02 (scaled dot-product attention)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("attention",), forbidden={
     "scaled_dot_product_attention": "this lesson asks you to build attention yourself, in numpy",

@@ -1,7 +1,7 @@
 """Known mistakes for lesson 02 (scaled dot-product attention)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("no-scale", hint=1, message="""\

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 03 (the causal mask, and causal attention)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("causal_mask", "causal_attention"), forbidden={
     "scaled_dot_product_attention": "this lesson asks you to build causal attention yourself, in numpy",

@@ -1,7 +1,7 @@
 """Known mistakes for lesson 03 (the causal mask, and causal attention)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("strict-lower-triangle", hint=2, message="""\

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 04 (a sigmoid that never overflows, and GELU in its tanh form)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("sigmoid", "gelu"))
 

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("exp-ratio", hint=1, message="""\

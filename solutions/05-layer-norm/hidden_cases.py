@@ -1,7 +1,7 @@
 """Hidden cases for lesson 05 (layer normalization)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("layer_norm",),
             forbidden={"layer_norm": "write the normalisation yourself, without a library's layer norm",

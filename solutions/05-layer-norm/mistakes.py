@@ -1,7 +1,7 @@
 """Known mistakes for lesson 05 (layer normalization)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("unbiased-variance", hint=2, message="""\

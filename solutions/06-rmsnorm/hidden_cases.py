@@ -1,7 +1,7 @@
 """Hidden cases for lesson 06 (RMSNorm)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("rmsnorm",),
             forbidden={"rms_norm": "write the normalisation yourself, without a library's RMSNorm",

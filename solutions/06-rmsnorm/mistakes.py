@@ -1,7 +1,7 @@
 """Known mistakes for lesson 06 (RMSNorm)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("subtracts-mean", hint=1, message="""\

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 07 (splitting and merging heads)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("split_heads", "merge_heads"), no_loops=True)
 

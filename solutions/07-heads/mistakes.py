@@ -1,7 +1,7 @@
 """Known mistakes for lesson 07 (splitting and merging heads)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("split-reshape-only", hint=2, message="""\

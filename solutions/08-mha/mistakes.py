@@ -1,7 +1,7 @@
 """Known mistakes for lesson 08 (causal multi-head attention)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("scale-by-model-width", hint=2, message="""\

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 09 (attention with PyTorch)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("solve",))
 

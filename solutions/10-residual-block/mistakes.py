@@ -2,7 +2,7 @@
 import torch
 import torch.nn.functional as F
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("normalize-before-residual", hint=2, message="""\

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 14 (a LLaMA-style transformer block)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("silu", "swiglu_mlp", "transformer_block"), no_loops=True)
 

@@ -1,7 +1,7 @@
 """Known mistakes for lesson 14 (a LLaMA-style transformer block)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("normalised-stream", hint=1, message="""\

@@ -1,4 +1,4 @@
-"""Hostile: imports the grader's trusted side (grader.roadmap, grader.lesson) to load lesson 01's
+"""Hostile: imports the grader's trusted side (grader.lessons.roadmap, grader.lessons.lesson) to load lesson 01's
 reference and calls it; returns zeros if the grader cannot be reached."""
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import numpy as np
 def steal():
     try:
         import grader
-        from grader import lesson, roadmap
+        from grader.lessons import lesson, roadmap
         root = Path(grader.__file__).resolve().parent.parent
         return lesson.load(roadmap.load(root), "01").namespace()["softmax"]
     except Exception:

@@ -1,4 +1,4 @@
-"""Hostile: monkeypatches the grader's own child-side code (grader.child.runner and .wire) so every
+"""Hostile: monkeypatches the grader's own child-side code (grader.runner.child.runner and .wire) so every
 case is reported as a success with no error and no outputs; softmax itself returns zeros."""
 import importlib
 import sys
@@ -13,8 +13,8 @@ def find(name):
         return None
 
 
-runner = find("grader.child.runner")
-wire = find("grader.child.wire")
+runner = find("grader.runner.child.runner")
+wire = find("grader.runner.child.wire")
 
 
 def success(message):

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import authoring, diagnose, prose, trusted
+from . import authoring, prose
+
+from grader.judge import diagnose, trusted
 from .authoring import Call, Case
 
 

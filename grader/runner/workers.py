@@ -1,6 +1,6 @@
 """Warm workers, seen from the trusted side: start them, lease them to jobs, replace the dead.
 
-A worker (grader.child.worker) imports numpy and torch once and forks a fresh child per job. The
+A worker (grader.runner.child.worker) imports numpy and torch once and forks a fresh child per job. The
 parent hands each child three pipes through the worker: the request goes in on one, result frames
 come back on another, printed output on the third. Nothing the worker or child says is trusted:
 control messages are checked, and a worker that stops answering is killed and replaced.
@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from . import sandbox
-from .errors import GraderError
+from grader.errors import GraderError
 
-GRADER_HOME = str(Path(__file__).resolve().parent.parent)
+GRADER_HOME = str(Path(__file__).resolve().parents[2])
 START_SECONDS = 120.0
 REPLY_SECONDS = 15.0
 MAX_MESSAGE = 4096
@@ -45,7 +45,7 @@ class Worker:
 
     def __init__(self, bwrap=None, preload=("numpy", "torch")):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = [sys.executable, "-P", "-m", "grader.child", str(theirs.fileno()),
+        argv = [sys.executable, "-P", "-m", "grader.runner.child", str(theirs.fileno()),
                 "--preload", ",".join(preload)]
         pythonpath, uid = GRADER_HOME, None
         if bwrap:

@@ -1,8 +1,8 @@
 """Compare a learner's answer with the reference's, and say what differs in plain words."""
 import numpy as np
 
-from .child.wire import Tensor
-from .display import number
+from grader.runner.child.wire import Tensor
+from grader.display import number
 
 KINDS = {list: "a nested list", tuple: "a tuple", dict: "a dict", str: "a string",
          type(None): "None", bool: "a bool"}

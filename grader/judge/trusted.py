@@ -9,7 +9,7 @@ import io
 import types
 import warnings
 
-from .child import runner, wire
+from grader.runner.child import runner, wire
 from .outcome import Outcome
 
 

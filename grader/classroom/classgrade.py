@@ -3,12 +3,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from . import run
+from grader.runner import run
 from .exports import write_grades_csv
-from .grade import Result, grade_file
+from grader.judge.grade import Result, grade_file
 from .gradebook import Gradebook
 from .submissions import discover
-from .workers import Pool, preload_for
+from grader.runner.workers import Pool, preload_for
 
 
 def timed_grade(submission, pool, limits):

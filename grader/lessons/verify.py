@@ -4,13 +4,13 @@ import tempfile
 from pathlib import Path
 
 from . import build, regions
-from .child import wire
-from .diagnose import diagnose
-from .display import show
-from .grade import grade_file
+from grader.runner.child import wire
+from grader.judge.diagnose import diagnose
+from grader.display import show
+from grader.judge.grade import grade_file
 from .lesson import example_scope
-from .verdict import judge, same_behaviour
-from .workers import Pool, preload_for
+from grader.judge.verdict import judge, same_behaviour
+from grader.runner.workers import Pool, preload_for
 
 MIN_MISTAKES = 4
 

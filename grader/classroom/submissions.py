@@ -7,7 +7,7 @@ itself one learner's tree is graded as that one learner.
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import GraderError
+from grader.errors import GraderError
 
 
 @dataclass(frozen=True)

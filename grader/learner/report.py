@@ -3,7 +3,7 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from .display import show, shape_of
+from grader.display import show, shape_of
 
 MAX_PRINTED_LINES = 12
 

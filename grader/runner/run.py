@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .child import wire
 from .child.worker import RUNNER_FAILED
-from .outcome import Job, Outcome
+from grader.judge.outcome import Job, Outcome
 
 @dataclass(frozen=True)
 class Limits:

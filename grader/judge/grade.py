@@ -4,11 +4,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import constraints, run
+from . import constraints
+
+from grader.runner import run
 from .diagnose import diagnose, distinct
 from .outcome import Job, Outcome
 from .verdict import Verdict, error_text, judge
-from .workers import WorkerDied
+from grader.runner.workers import WorkerDied
 
 MAX_SOURCE = 1 << 20
 

@@ -15,7 +15,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from .errors import GraderError
+from grader.errors import GraderError
 
 CHILD_HOME = "/opt/grader"
 TMP_MB = 64
@@ -83,9 +83,9 @@ def command(bwrap_path, grader_home):
         mounts.ro_bind("/etc/ld.so.cache")
     for root in python_roots():
         mounts.ro_bind(root)
-    child = Path(grader_home) / "grader"
-    mounts.ro_bind(child / "__init__.py", f"{CHILD_HOME}/grader/__init__.py")
-    mounts.ro_bind(child / "child", f"{CHILD_HOME}/grader/child")
+    package = Path(grader_home) / "grader"
+    for part in ("__init__.py", "runner/__init__.py", "runner/child"):
+        mounts.ro_bind(package / part, f"{CHILD_HOME}/grader/{part}")
     argv += mounts.argv
     if os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]

@@ -1,0 +1,1 @@
+"""The class side: class grading, submissions, the gradebook and exports."""

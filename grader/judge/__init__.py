@@ -1,0 +1,1 @@
+"""Trusted verdicts: grade one file, compare answers, diagnose mistakes, check the rules."""

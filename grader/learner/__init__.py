@@ -1,0 +1,1 @@
+"""The learner's side: check output, hints and progress."""

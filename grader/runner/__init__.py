@@ -1,0 +1,1 @@
+"""Running learner code: warm workers, the sandbox and one job; `child/` is the untrusted side."""
