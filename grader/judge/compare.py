@@ -1,8 +1,13 @@
-"""Compare a learner's answer with the reference's, and say what differs in plain words."""
+"""Compare a learner's answer with the reference's, and say what differs in plain words.
+
+Both sides may be any value the wire decodes (numbers, strings, None, lists, tuples and dicts of
+them, arrays and tensors of any supported dtype and shape, and mixtures); a comparison always ends
+in None (the same) or a sentence, never an exception.
+"""
 import numpy as np
 
-from grader.runner.child.wire import Tensor
 from grader.display import number
+from grader.runner.child.wire import Tensor
 
 KINDS = {list: "a nested list", tuple: "a tuple", dict: "a dict", str: "a string",
          type(None): "None", bool: "a bool"}
@@ -12,8 +17,11 @@ def kind(value):
     if isinstance(value, Tensor):
         return "a torch tensor"
     if isinstance(value, np.ndarray):
-        return "a number" if value.ndim == 0 else "a numpy array"
-    if isinstance(value, (int, float, np.number)) and not isinstance(value, (bool, np.bool_)):
+        return "a number" if value.ndim == 0 and value.dtype.kind != "b" else (
+            "a bool" if value.ndim == 0 else "a numpy array")
+    if isinstance(value, (bool, np.bool_)):
+        return "a bool"
+    if isinstance(value, (int, float, np.number)):
         return "a number"
     return KINDS.get(type(value), type(value).__name__)
 
@@ -25,20 +33,43 @@ def type_advice(expected, got):
         return "; build it with numpy operations (or np.asarray)"
     if expected == "a numpy array" and got == "a torch tensor":
         return "; this lesson works in numpy"
+    if expected == "a torch tensor" and got in ("a numpy array", "a nested list"):
+        return "; return a torch tensor (torch.as_tensor, or keep the computation in torch)"
     return ""
 
 
+def leaf_problem(value, at=()):
+    """Why a nested list is not a table of numbers (the first offending item), or None."""
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            problem = leaf_problem(item, at + (i,))
+            if problem:
+                return problem
+        return None
+    if isinstance(value, (Tensor, np.ndarray)) and np.ndim(value.array if isinstance(value, Tensor)
+                                                            else value):
+        what = "torch tensors" if isinstance(value, Tensor) else "numpy arrays"
+        return (f"your list holds {what} (the first at {where(at)}): convert the whole result "
+                f"with .tolist(), not list(...)")
+    if kind(value) != "a number":
+        return f"your nested list holds {kind(value)} at {where(at)} where a number belongs"
+    return None
+
+
 def as_array(value):
-    """Numeric values as a float or int array, or a message saying why they are not numeric."""
+    """Numeric values as a bool, int or float array, or a sentence saying why they are not."""
     if isinstance(value, Tensor):
         return value.array
     if isinstance(value, np.ndarray):
         return value
+    problem = leaf_problem(value)
+    if problem:
+        return problem
     try:
-        arr = np.array(value)
-    except ValueError:
+        arr = np.array(value, dtype=np.float64 if isinstance(value, list) and not value else None)
+    except (ValueError, TypeError, OverflowError):
         return "your nested list is ragged: its rows have different lengths"
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
+    if arr.dtype.kind not in "biuf":
         return "your nested list holds something other than numbers"
     return arr
 
@@ -94,6 +125,17 @@ def compare_arrays(expected, got, rtol, atol):
     return f"{lead}{at}: expected {shown_e}, got {shown_g}{note}"
 
 
+def compare_items(expected, got, rtol, atol, label):
+    """Element by element, for two lists that are not tables of numbers (mixtures, ragged)."""
+    if len(expected) != len(got):
+        return f"expected {len(expected)} items, got {len(got)}"
+    for i, (e, g) in enumerate(zip(expected, got)):
+        message = compare(e, g, rtol, atol)
+        if message:
+            return f"{label(i)}: {message}"
+    return None
+
+
 def compare(expected, got, rtol, atol):
     """None when `got` matches `expected` within tolerance, else a message saying how it differs."""
     ek, gk = kind(expected), kind(got)
@@ -102,11 +144,7 @@ def compare(expected, got, rtol, atol):
     if isinstance(expected, tuple):
         if len(expected) != len(got):
             return f"expected {len(expected)} values, got {len(got)}"
-        for i, (e, g) in enumerate(zip(expected, got)):
-            message = compare(e, g, rtol, atol)
-            if message:
-                return f"in returned value {i + 1}: {message}"
-        return None
+        return compare_items(expected, got, rtol, atol, lambda i: f"in returned value {i + 1}")
     if isinstance(expected, dict):
         if expected.keys() != got.keys():
             return f"expected the keys {sorted(expected)}, got {sorted(got)}"
@@ -115,9 +153,13 @@ def compare(expected, got, rtol, atol):
             if message:
                 return f"in {k!r}: {message}"
         return None
-    if isinstance(expected, (str, bool, type(None))):
-        return None if expected == got else f"expected {expected!r}, got {got!r}"
+    if ek in ("a string", "None", "a bool"):
+        return None if bool(expected == got) else f"expected {expected!r}, got {got!r}"
     e, g = as_array(expected), as_array(got)
+    if isinstance(e, str):   # two answers under test, neither a table of numbers: item by item
+        if isinstance(g, str):
+            return compare_items(expected, got, rtol, atol, lambda i: f"at [{i}]")
+        return e
     if isinstance(g, str):
         return g
     return compare_arrays(e, g, rtol, atol)

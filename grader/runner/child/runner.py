@@ -109,9 +109,11 @@ def send(out, message):
     """Write one frame; a value the wire refuses becomes that case's error."""
     try:
         frame = wire.encode(message)
-    except (wire.WireError, RecursionError) as exc:
+    except Exception as exc:   # WireError names the value; anything else is still the value's fault
+        reason = str(exc) if isinstance(exc, wire.WireError) else (
+            f"a value the grader could not read ({type(exc).__name__})")
         message = {**message, "outputs": None, "error": {
-            "type": "UnsupportedReturn", "message": str(exc), "line": None, "trace": []}}
+            "type": "UnsupportedReturn", "message": reason, "line": None, "trace": []}}
         frame = wire.encode(message)
     out.write(frame)
     out.flush()

@@ -95,10 +95,26 @@ class _Encoder:
             return self.array(np.asarray(v), "$scalar")
         torch = sys.modules.get("torch")
         if torch is not None and (t is torch.Tensor or t is torch.nn.Parameter):
-            if v.is_complex() or v.layout != torch.strided:
-                raise WireError("only dense real tensors are supported")
-            return self.array(v.detach().cpu().numpy(), "$tensor")
+            return self.array(tensor_array(v, torch), "$tensor")
         raise WireError(f"unsupported type {describe_type(v)}")
+
+
+def tensor_array(t, torch):
+    """A tensor's values as a numpy array; a tensor the format does not carry is named plainly."""
+    dtype = str(t.dtype).removeprefix("torch.")
+    if t.layout != torch.strided:
+        raise WireError(f"a sparse torch tensor ({t.layout}); return a dense one (.to_dense())")
+    if t.device.type != "cpu":
+        raise WireError(f"a torch tensor on the {t.device.type!r} device, which holds no values "
+                        "to compare; compute on the CPU" if t.device.type == "meta" else
+                        f"a torch tensor on the {t.device.type!r} device; return it on the CPU")
+    if dtype not in DTYPES:
+        raise WireError(f"a torch tensor of dtype {dtype}, which the grader does not compare; "
+                        "the lessons compute in float64")
+    try:
+        return t.detach().resolve_conj().resolve_neg().numpy()
+    except Exception as exc:   # a tensor torch itself cannot turn into numbers
+        raise WireError(f"a torch tensor whose values cannot be read ({type(exc).__name__})") from None
 
 
 def describe_type(v):
