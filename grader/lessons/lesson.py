@@ -58,6 +58,14 @@ def evaluate_call(source, namespace):
 class Lesson:
     entry: object
     folder: Path
+    seed: int = None    # the cases' seed; None: the lesson's own, fixed by its id
+
+    def reseeded(self, seed):
+        """The same lesson with its cases drawn from another seed (its sources loaded once)."""
+        other = Lesson(self.entry, self.folder, seed)
+        for name in ("prose", "reference_source", "hidden", "mistakes"):
+            other.__dict__[name] = getattr(self, name)
+        return other
 
     @property
     def id(self):
@@ -132,7 +140,7 @@ class Lesson:
     def cases(self):
         """The public examples, then the hidden cases, built from a seed fixed per lesson."""
         public = [self.example_case(i, e) for i, e in enumerate(self.prose.public_examples(), 1)]
-        rng = np.random.default_rng(zlib.crc32(self.id.encode()))
+        rng = np.random.default_rng(zlib.crc32(self.id.encode()) if self.seed is None else self.seed)
         hidden = list(self.hidden.cases(rng))
         names = [c.name for c in public + hidden]
         if len(set(names)) != len(names):

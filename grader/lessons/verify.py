@@ -13,6 +13,7 @@ from grader.judge.verdict import judge, same_behaviour
 from grader.runner.workers import Pool, preload_for
 
 MIN_MISTAKES = 4
+OTHER_SEEDS = (1, 2, 3)   # the cases drawn afresh: a mistake must not be caught by a lucky draw
 
 
 def check_examples(lesson):
@@ -58,15 +59,17 @@ def check_files(lesson, workdir, pool):
     return problems
 
 
-def check_mistakes(lesson):
+def check_mistakes(lesson, own_seed=True):
+    """Every mistake is caught and diagnosed as itself; with `own_seed`, also the catalogue's own
+    rules (how many, messages, hint tiers, no two alike)."""
     problems = []
     table = lesson.mistake_table
-    if len(table) < MIN_MISTAKES:
+    if own_seed and len(table) < MIN_MISTAKES:
         problems.append(f"{len(table)} known mistakes; a lesson needs at least {MIN_MISTAKES}")
     for m, outcomes, fails in table:
-        if not m.message:
+        if own_seed and not m.message:
             problems.append(f"mistake '{m.id}' has no message")
-        if m.hint not in (None, 1, 2, 3):
+        if own_seed and m.hint not in (None, 1, 2, 3):
             problems.append(f"mistake '{m.id}' names hint {m.hint}; tiers are 1 to 3")
         if not fails:
             problems.append(f"mistake '{m.id}' passes every case: the cases cannot catch it")
@@ -77,9 +80,19 @@ def check_mistakes(lesson):
         elif len(found) > 1 and found[1].explains == found[0].explains:
             problems.append(f"mistake '{m.id}' is diagnosed as itself and, as strongly, "
                             f"{found[1].mistake}")
-    for (a, oa, _), (b, ob, _) in itertools.combinations(table, 2):
+    for (a, oa, _), (b, ob, _) in itertools.combinations(table if own_seed else [], 2):
         if all(same_behaviour(x, y, lesson.spec) for x, y in zip(oa, ob)):
             problems.append(f"mistakes '{a.id}' and '{b.id}' behave the same on every case")
+    return problems
+
+
+def check_other_seeds(lesson):
+    """The reference passes and every mistake is caught as itself on cases drawn from other seeds."""
+    problems = []
+    for seed in OTHER_SEEDS:
+        other = lesson.reseeded(seed)
+        problems += [f"with the cases drawn from seed {seed}, {p}"
+                     for p in check_reference(other) + check_mistakes(other, own_seed=False)]
     return problems
 
 
@@ -90,7 +103,7 @@ def verify_lesson(lesson, workdir, pool):
     except Exception as exc:
         return [f"the lesson does not load: {type(exc).__name__}: {exc}"]
     problems = []
-    for check in (check_examples, check_reference, check_mistakes):
+    for check in (check_examples, check_reference, check_mistakes, check_other_seeds):
         try:
             problems += check(lesson)
         except Exception as exc:

@@ -120,3 +120,18 @@ def cases(rng):
                call("attention", q, k, v), call("attention", q, k, v, np.ones((5, 3), dtype=bool)),
                probe="a mask that allows everything must give the same output as no mask",
                check=same_outputs("a mask of all True hides nothing"))
+
+    # Every query's masked key 0 outscores its allowed keys by more than exp can span (~745):
+    # masking after the softmax leaves the allowed keys with weights of exactly 0, whatever the draw.
+    q = rng.uniform(-1, 1, size=(3, 5, 4))
+    q[..., 0] = 1.0
+    k = rng.uniform(-1, 1, size=(3, 7, 4))
+    k[:, 0, 0] = 5000.0
+    mask = rng.random((5, 7)) < 0.5
+    mask[:, 0] = False
+    mask[np.arange(5), rng.integers(1, 7, size=5)] = True
+    yield case("a masked key far above the rest",
+               call("attention", q, k, rng.normal(size=(3, 7, 2)), mask),
+               probe="each query's masked key scores thousands above its allowed keys: only "
+                     "masking the scores before the softmax gives the allowed keys any weight",
+               hint=2)

@@ -77,3 +77,15 @@ def cases(rng):
                check=rows_match(slice(4, 6), "the last 2 queries run against all 6 keys should give "
                                 "the last 2 rows of the full output; yours differ, so the mask does "
                                 "not line the queries up with the end of the keys"), hint=2)
+
+    # The last key outscores every earlier key by more than exp can span (~745) for every query
+    # before it: a causal mask applied after the softmax leaves those queries with weights of 0.
+    q = rng.uniform(-1, 1, size=(2, 6, 4))
+    q[..., 0] = 1.0
+    k = rng.uniform(-1, 1, size=(2, 6, 4))
+    k[:, -1, 0] = 5000.0
+    yield case("a future key far above the rest",
+               call("causal_attention", q, k, n(size=(2, 6, 3))),
+               probe="the last key scores thousands above the others: only masking the scores "
+                     "before the softmax keeps it from swamping the queries that may not see it",
+               hint=2)

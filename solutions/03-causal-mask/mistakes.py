@@ -76,3 +76,26 @@ def causal_mask(t_q, t_k=None):
     if t_k is None:
         t_k = t_q
     return np.tril(np.ones((t_q, t_k)))
+
+
+@mistake("renormalise-after-softmax", hint=2, message="""\
+You take the softmax over all the keys, then zero the weights of the keys a query may not see
+and divide by what is left. On paper that equals the right answer; in floating point it breaks
+when a hidden key's score is far above the allowed ones: the softmax gives the allowed keys weights
+that underflow to exactly 0, and 0 / 0 is NaN. Mask the scores before the softmax (a score of -inf
+for every hidden key), so the softmax only ever shares the weight among the keys that are allowed.""")
+def causal_attention(q, k, v):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    weights = softmax(scores, axis=-1) * causal_mask(q.shape[-2], k.shape[-2])
+    return weights / np.sum(weights, axis=-1, keepdims=True) @ v
+
+
+@mistake("mask-after-softmax", hint=2, message="""\
+You mask the weights after the softmax (multiplying them by the mask) and keep them as they are.
+The softmax had shared a total weight of 1 among all the keys, future ones included, so the weights
+left over sum to less than 1 and each output is a shrunken average. Mask the scores before the
+softmax (a score of -inf for every key a query may not see), so the whole weight goes to the keys it
+may see.""")
+def causal_attention(q, k, v):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    return softmax(scores, axis=-1) * causal_mask(q.shape[-2], k.shape[-2]) @ v

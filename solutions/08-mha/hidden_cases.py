@@ -103,3 +103,18 @@ def cases(rng):
                call("mha_forward", x, *w, 5), call("mha_forward", x2, *w, 5),
                probe="changing only the last of 8 tokens leaves the first 7 output rows unchanged",
                hint=2, check=future_ignored)
+
+    # Token 0's features make every query positive in every head; the last token's make its key
+    # huge in every head, so for every earlier query a future key outscores the allowed ones by
+    # more than exp can span (~745): masking after the softmax leaves them with weights of 0.
+    x = rng.uniform(-1, 1, size=(2, 5, 12))
+    x[..., 0], x[..., 1], x[:, -1, 1] = 1.0, 0.0, 1.0
+    wq = rng.uniform(-0.1, 0.1, size=(12, 12))
+    wq[0] = 2.0
+    wk = rng.uniform(-0.5, 0.5, size=(12, 12))
+    wk[1] = 1000.0
+    wv, wo = (rng.normal(scale=12 ** -0.5, size=(12, 12)) for _ in range(2))
+    yield case("a future key far above the rest", call("mha_forward", x, wq, wk, wv, wo, 3),
+               probe="the last token's key scores thousands above the others in every head: only "
+                     "masking the scores before the softmax keeps it from the earlier queries",
+               hint=2)

@@ -100,3 +100,33 @@ def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     t = x.shape[-2]
     mask = np.triu(np.ones((t, t), dtype=bool))
     return merge_heads(attention(q, k, v, mask=mask)) @ Wo
+
+
+@mistake("renormalise-after-softmax", hint=2, message="""\
+You take the softmax over all the keys, then zero the weights of the keys a query may not see
+and divide by what is left. On paper that equals the right answer; in floating point it breaks
+when a hidden key's score is far above the allowed ones: the softmax gives the allowed keys weights
+that underflow to exactly 0, and 0 / 0 is NaN. Mask the scores before the softmax (a score of -inf
+for every hidden key), so the softmax only ever shares the weight among the keys that are allowed.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    weights = softmax(scores, axis=-1) * causal_mask(x.shape[-2])
+    weights = weights / np.sum(weights, axis=-1, keepdims=True)
+    return merge_heads(weights @ v) @ Wo
+
+
+@mistake("mask-after-softmax", hint=2, message="""\
+You mask the weights after the softmax (multiplying them by the mask) and keep them as they are.
+The softmax had shared a total weight of 1 among all the keys, future ones included, so the weights
+left over sum to less than 1 and each output is a shrunken average. Mask the scores before the
+softmax (a score of -inf for every key a query may not see), so the whole weight goes to the keys it
+may see.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    return merge_heads(softmax(scores, axis=-1) * causal_mask(x.shape[-2]) @ v) @ Wo

@@ -95,3 +95,19 @@ def cases(rng):
                call("solve", q, k, v, mask.tolist()), call("solve", q, k, v2.tolist(), mask.tolist()),
                probe="changing the values of keys 1 and 4, which the mask hides from every query, "
                      "leaves the output unchanged", check=hidden_values_ignored, hint=2)
+
+    # Every query's masked key 0 outscores its allowed keys by more than exp can span (~745):
+    # masking after the softmax leaves the allowed keys with weights of exactly 0, whatever the draw.
+    q = rng.uniform(-1, 1, size=(2, 4, 3))
+    q[..., 0] = 1.0
+    k = rng.uniform(-1, 1, size=(2, 6, 3))
+    k[:, 0, 0] = 5000.0
+    mask = rng.random((4, 6)) < 0.5
+    mask[:, 0] = False
+    mask[np.arange(4), rng.integers(1, 6, size=4)] = True
+    yield case("a masked key far above the rest",
+               call("solve", q.tolist(), k.tolist(), rng.normal(size=(2, 6, 5)).tolist(),
+                    mask.tolist()),
+               probe="each query's masked key scores thousands above its allowed keys: only "
+                     "masking the scores before the softmax gives the allowed keys any weight",
+               hint=2)

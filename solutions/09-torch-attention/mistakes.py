@@ -114,3 +114,20 @@ def solve(Q, K, V, mask=None):
     v = torch.tensor(V, dtype=torch.float64)
     attn_mask = torch.tensor(mask, dtype=torch.bool)
     return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("renormalise-after-softmax", hint=2, message="""\
+You take the softmax over all the keys, then zero the weights of the keys a query may not see
+and divide by what is left. On paper that equals the right answer; in floating point it breaks
+when a hidden key's score is far above the allowed ones: the softmax gives the allowed keys weights
+that underflow to exactly 0, and 0 / 0 is NaN. Mask the scores before the softmax (a score of -inf
+for every hidden key), so the softmax only ever shares the weight among the keys that are allowed.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    weights = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1]), dim=-1)
+    if mask is not None:
+        weights = weights * torch.tensor(mask, dtype=torch.bool)
+        weights = weights / weights.sum(dim=-1, keepdim=True)
+    return (weights @ v).tolist()

@@ -45,3 +45,14 @@ def cases(rng):
     yield case("prefix invariance", call("solve", x.tolist()), call("solve", x[:3].tolist()),
                probe="the first 3 rows of the output do not change when 4 more tokens follow",
                check=prefix_unchanged, hint=2)
+
+    # The last token's first feature is huge and every token's is 1, so for every earlier query
+    # the last (future) key outscores the allowed ones by more than exp can span (~745): a causal
+    # mask applied after the softmax leaves those queries with weights of exactly 0.
+    x = rng.uniform(-1, 1, size=(6, 5))
+    x[:, 0] = 1.0
+    x[-1, 0] = 3000.0
+    yield case("a future key far above the rest", call("solve", x.tolist()),
+               probe="the last token scores thousands above the others for every query: only "
+                     "masking the scores before the softmax keeps it from the tokens before it",
+               hint=2)

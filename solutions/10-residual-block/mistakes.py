@@ -186,3 +186,34 @@ def solve(X):
     var = y.var(dim=-1, keepdim=True)
     h = (y - mean) / torch.sqrt(var + 1e-5)
     return (h + torch.relu(h)).tolist()
+
+
+@mistake("renormalise-after-softmax", hint=2, message="""\
+You take the softmax over all the keys, then zero the weights of the keys a query may not see
+and divide by what is left. On paper that equals the right answer; in floating point it breaks
+when a hidden key's score is far above the allowed ones: the softmax gives the allowed keys weights
+that underflow to exactly 0, and 0 / 0 is NaN. Mask the scores before the softmax (a score of -inf
+for every hidden key), so the softmax only ever shares the weight among the keys that are allowed.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    t = x.shape[0]
+    weights = torch.softmax(x @ x.T / x.shape[-1] ** 0.5, dim=-1)
+    weights = weights * torch.tril(torch.ones(t, t, dtype=torch.bool))
+    a = weights / weights.sum(dim=-1, keepdim=True) @ x
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("mask-after-softmax", hint=2, message="""\
+You mask the weights after the softmax (multiplying them by the mask) and keep them as they are.
+The softmax had shared a total weight of 1 among all the keys, future ones included, so the weights
+left over sum to less than 1 and each output is a shrunken average. Mask the scores before the
+softmax (a score of -inf for every key a query may not see), so the whole weight goes to the keys it
+may see.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    t = x.shape[0]
+    weights = torch.softmax(x @ x.T / x.shape[-1] ** 0.5, dim=-1)
+    a = weights * torch.tril(torch.ones(t, t, dtype=torch.bool)) @ x
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
