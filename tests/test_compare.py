@@ -53,3 +53,21 @@ def test_expected_nan_must_be_nan():
 def test_close_values_are_shown_with_enough_digits():
     message = compare(np.array([-0.0214659]), np.array([-0.021465912]), 1e-9, 1e-12)
     assert message.endswith("expected -0.0214659, got -0.021465912")
+
+
+def test_a_case_that_must_raise():
+    from grader.authoring import Spec, call, case
+    from grader.outcome import Outcome
+    from grader.verdict import judge
+
+    must = case("too long", call("f", 1), raises="ValueError")
+    spec = Spec(functions=("f",))
+    ref = Outcome("error", error={"type": "ValueError", "message": "too long", "line": 3, "trace": []})
+    assert judge(must, ref, ref, spec).passed
+    other = Outcome("error", error={"type": "IndexError", "message": "index out of range",
+                                    "line": 5, "trace": []})
+    assert "expected a ValueError; your function raised IndexError" in judge(must, other, ref, spec).message
+    returned = Outcome("ok", outputs=[E])
+    assert judge(must, returned, ref, spec).message == "expected a ValueError; your function returned a value"
+    stub = Outcome("error", error={"type": "NotImplementedError", "message": "", "line": 1, "trace": []})
+    assert judge(must, stub, ref, spec).message == "not implemented yet"

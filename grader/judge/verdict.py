@@ -25,6 +25,13 @@ def error_text(error):
 
 def judge(case, got, expected, spec):
     """A Verdict for `got` (an Outcome) on `case`, given the reference's Outcome `expected`."""
+    if case.raises and got.status in ("ok", "error"):
+        if got.status == "error" and got.error["type"] == case.raises:
+            return Verdict(True)
+        if got.status == "error" and got.error["type"] == "NotImplementedError":
+            return Verdict(False, error_text(got.error))
+        did = "returned a value" if got.status == "ok" else error_text(got.error)
+        return Verdict(False, f"expected a {case.raises}; your function {did}")
     if got.status == "error":
         return Verdict(False, error_text(got.error))
     if got.status != "ok":

@@ -32,7 +32,7 @@ def check_examples(lesson):
 def check_reference(lesson):
     problems = []
     for case, out in zip(lesson.cases, lesson.expected):
-        if out.status != "ok":
+        if out.status != "ok" and not case.raises:
             problems.append(f"the reference fails case '{case.name}' in-process: {out.error}")
         elif not judge(case, out, out, lesson.spec).passed:
             problems.append(f"the reference fails the check of case '{case.name}'")
