@@ -10,7 +10,7 @@ import pytest
 import torch
 from transformers import GPT2Config, GPT2Model
 
-from grader import lesson, roadmap
+from grader.lessons import lesson, roadmap
 
 ROOT = Path(__file__).resolve().parent.parent
 RTOL, ATOL = 1e-10, 1e-12

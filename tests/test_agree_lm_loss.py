@@ -11,7 +11,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from grader import lesson, roadmap
+from grader.lessons import lesson, roadmap
 
 ROOT = Path(__file__).resolve().parent.parent
 RTOL, ATOL = 1e-10, 1e-12

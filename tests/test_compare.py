@@ -56,9 +56,9 @@ def test_close_values_are_shown_with_enough_digits():
 
 
 def test_a_case_that_must_raise():
-    from grader.authoring import Spec, call, case
-    from grader.outcome import Outcome
-    from grader.verdict import judge
+    from grader.lessons.authoring import Spec, call, case
+    from grader.judge.outcome import Outcome
+    from grader.judge.verdict import judge
 
     must = case("too long", call("f", 1), raises="ValueError")
     spec = Spec(functions=("f",))

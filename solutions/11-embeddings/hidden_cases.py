@@ -2,8 +2,8 @@
 import numpy as np
 import torch
 
-from grader.authoring import Spec, call, case
-from grader.child.wire import Tensor
+from grader.lessons.authoring import Spec, call, case
+from grader.runner.child.wire import Tensor
 
 SPEC = Spec(functions=("embed",))
 

@@ -4,7 +4,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 def too_long(start, T, P):

@@ -2,7 +2,7 @@
 import numpy as np
 import torch
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
     functions=("lm_loss",),

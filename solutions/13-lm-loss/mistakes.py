@@ -1,7 +1,7 @@
 """Known mistakes for lesson 13 (the language-modelling loss)."""
 import torch
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 def stable_lse(scores, dim=-1):
