@@ -42,7 +42,7 @@ def shift_invariant(got, expected, calls):
     return None
 
 
-def future_dominates(rng, t=6, d=12, n_heads=2):
+def future_dominates(rng, t=7, d=12, n_heads=2):
     """Inputs where every query's score for the next key beats all the keys it may see by > 1000.
 
     Every token is a multiple (1 + t) of one unit vector u, plus a little noise. In each head, the
@@ -64,16 +64,16 @@ def future_dominates(rng, t=6, d=12, n_heads=2):
 
 
 def cases(rng):
-    yield case("one sequence, default positions", mha(rng, (6, 12), 2),
-               probe="x of shape (6, 12), 2 heads of size 6, positions left out (0 to 5)", hint=2)
+    yield case("one sequence, default positions", mha(rng, (5, 12), 2),
+               probe="x of shape (5, 12), 2 heads of size 6, positions left out (0 to 4)", hint=2)
     yield case("a batch from position 10", mha(rng, (2, 5, 16), 2, positions=np.arange(10, 15)),
                probe="x of shape (2, 5, 16), 2 heads of size 8, positions 10 to 14", hint=2)
     yield case("two batch dimensions", mha(rng, (2, 3, 7, 12), 3),
                probe="x of shape (2, 3, 7, 12), 3 heads of size 4, default positions", hint=3)
     yield case("positions with gaps",
-               mha(rng, (2, 6, 12), 2, positions=np.array([0, 1, 2, 9, 10, 31])),
-               probe="x of shape (2, 6, 12), 2 heads, positions 0, 1, 2, 9, 10, 31 (not "
-                     "consecutive, so they are not 0 to 5 shifted)", hint=2)
+               mha(rng, (2, 7, 12), 2, positions=np.array([0, 1, 2, 9, 10, 31, 32])),
+               probe="x of shape (2, 7, 12), 2 heads, positions 0, 1, 2, 9, 10, 31, 32 (not "
+                     "consecutive, so they are not 0 to 6 shifted)", hint=2)
     yield case("another theta", mha(rng, (7, 8), 2, theta=50.0),
                probe="x of shape (7, 8), 2 heads of size 4, theta = 50", hint=2)
     yield case("another theta, later positions",
@@ -100,5 +100,5 @@ def cases(rng):
 
     yield case("a future key with a far larger score",
                call("mha_rope_forward", *future_dominates(rng), 2),
-               probe="x of shape (6, 12), 2 heads: every query's score for the next key is over "
+               probe="x of shape (7, 12), 2 heads: every query's score for the next key is over "
                      "1000 above its scores for the keys it may see", hint=2)
