@@ -26,6 +26,7 @@ def inputs(fn, rng):
         "split_heads": [(x, 3), (x, 2)],
         "merge_heads": [(rng.normal(size=(2, 3, 5, 4)),)],
         "mha_forward": [(x, *w, 3), (x[0], *w, 2)],
+        "rope": [(rng.normal(size=(2, 3, 5, 6)), np.arange(4, 9)), (x, np.array([3, 0, 7, 1, 9]), 500.0)],
     }[fn]
 
 
@@ -42,3 +43,8 @@ def test_given_function_matches_its_lesson(lesson, fn):
 
 def test_lesson_14_gives_rmsnorm_and_mha_forward():
     assert {fn for l, fn in GIVEN if l.id == "14-llama-block"} >= {"rmsnorm", "mha_forward"}
+
+
+def test_lessons_16_and_17_give_rope_and_mha_forward():
+    given = {(l.id, fn) for l, fn in GIVEN}
+    assert ("16-mha-rope", "rope") in given and ("17-gqa", "mha_forward") in given

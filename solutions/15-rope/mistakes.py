@@ -1,0 +1,149 @@
+"""Known mistakes for lesson 15 (rotary position embeddings, rotate-half convention)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+def _angles(x, positions, theta):
+    d = x.shape[-1]
+    inv_freq = theta ** (-2.0 * np.arange(d // 2) / d)
+    return np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :]
+
+
+@mistake("interleaved-pairs", hint=1, message="""\
+You rotate neighbouring columns together, (0, 1), (2, 3), (4, 5) and so on: the interleaved
+convention of the original RoPE paper and of GPT-J. This lesson uses the rotate-half convention of
+LLaMA in `transformers`: column i is paired with column i + d/2, so the first half of the vector holds
+the first member of every pair and the second half the second. Both are valid rotary embeddings, but
+they pair different numbers, so their outputs differ (they agree only when d = 2). Split with
+`x1, x2 = x[..., :d//2], x[..., d//2:]`.""")
+def rope(x, positions, theta=10000.0):
+    angles = _angles(x, positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., 0::2], x[..., 1::2]
+    out = np.empty_like(x)
+    out[..., 0::2] = x1 * cos - x2 * sin
+    out[..., 1::2] = x2 * cos + x1 * sin
+    return out
+
+
+@mistake("exponent-missing-2", hint=2, message="""\
+Your frequencies are theta ** (-i / d): the factor 2 in the exponent is missing. Pair i turns at
+theta ** (-2i / d), so the d/2 frequencies run from 1 down to about 1/theta across the pairs; without
+the 2 they only reach about 1/sqrt(theta), and every pair but the first turns too fast. Use
+`theta ** (-2 * np.arange(d // 2) / d)` (the same as `theta ** (-np.arange(0, d, 2) / d)`).""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    angles = np.asarray(positions, dtype=np.float64)[:, None] * theta ** (-np.arange(d // 2) / d)
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+@mistake("frequency-per-column", hint=2, message="""\
+You give every column its own frequency, theta ** (-j / d) for j = 0 .. d-1, instead of one frequency
+per pair. The two members of a pair (columns i and i + d/2) must turn through the same angle:
+otherwise the map is no longer a rotation, vector lengths change, and the dot product of a query and
+a key stops depending only on their distance. Compute d/2 frequencies, theta ** (-2i / d), and use
+each one for both columns of its pair.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    angles = np.asarray(positions, dtype=np.float64)[:, None] * theta ** (-np.arange(d) / d)
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    rotated = np.concatenate([-x2, x1], axis=-1)
+    return x * cos + rotated * sin
+
+
+@mistake("frequencies-grow", hint=2, message="""\
+Your frequencies are theta ** (+2i / d): the exponent has lost its minus sign, so the pairs turn
+faster and faster, up to theta times per position, instead of slower and slower. In RoPE the first
+pair turns by one radian per position and each later pair more slowly, down to about 1/theta:
+`theta ** (-2 * np.arange(d // 2) / d)`, or `1 / theta ** (2 * np.arange(d // 2) / d)`.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    angles = np.asarray(positions, dtype=np.float64)[:, None] * theta ** (2.0 * np.arange(d // 2) / d)
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+@mistake("positions-from-zero", hint=2, message="""\
+You rotate row t by the angle of position t (`np.arange(T)`) and ignore the `positions` you were
+given. The rows are not always the first T positions of a sequence: a block of new tokens may start
+at position 100, and packed or padded sequences skip numbers. Row t sits at `positions[t]`: build
+the angles from `positions[:, None] * inv_freq`.""")
+def rope(x, positions, theta=10000.0):
+    return _reference_rope(x, np.arange(x.shape[-2]), theta)
+
+
+@mistake("sin-cos-swapped", hint=3, message="""\
+You swapped sine and cosine: `x * sin + rotate_half(x) * cos`. A rotation by angle a keeps
+cos(a) of each coordinate and mixes in sin(a) of its partner, so that at position 0 (angle 0) nothing
+moves. Yours turns every pair by 90 degrees minus the angle, so even position 0 changes x. The
+formula is `x * cos + rotate_half(x) * sin`.""")
+def rope(x, positions, theta=10000.0):
+    angles = _angles(x, positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    d = x.shape[-1]
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * sin - x2 * cos, x2 * sin + x1 * cos], axis=-1)
+
+
+@mistake("rotate-half-sign", hint=3, message="""\
+Your rotation turns the wrong way: `rotate_half(x)` must be `[-x2, x1]` (minus on the second half,
+which moves to the front), and yours is `[x2, -x1]`. That rotates every pair by minus its angle. The
+dot products still depend only on distances, so the mistake hides from that check, but the values
+are not LLaMA's: out[i] = x1[i] cos - x2[i] sin and out[i + d/2] = x2[i] cos + x1[i] sin.""")
+def rope(x, positions, theta=10000.0):
+    angles = _angles(x, positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    d = x.shape[-1]
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos + x2 * sin, x2 * cos - x1 * sin], axis=-1)
+
+
+@mistake("angles-as-degrees", hint=2, message="""\
+You convert the angles with `np.radians` (or `np.deg2rad`), as if position times frequency were
+measured in degrees. It is already in radians: the first pair turns by exactly one radian per
+position. `np.cos` and `np.sin` take radians, so pass them the angles as they are.""")
+def rope(x, positions, theta=10000.0):
+    angles = np.radians(_angles(x, positions, theta))
+    cos, sin = np.cos(angles), np.sin(angles)
+    d = x.shape[-1]
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+@mistake("frequencies-repeated-not-concatenated", hint=3, message="""\
+You widen the (T, d/2) angles to (T, d) with `np.repeat(angles, 2, axis=-1)`, which gives
+[a0, a0, a1, a1, ...]: the layout of the interleaved convention. With rotate-half pairs, column i and
+column i + d/2 share an angle, so the widened angles must be the two halves side by side,
+[a0, a1, ..., a0, a1, ...]: `np.concatenate([angles, angles], axis=-1)` (torch's `cat((freqs, freqs))`).""")
+def rope(x, positions, theta=10000.0):
+    angles = np.repeat(_angles(x, positions, theta), 2, axis=-1)
+    cos, sin = np.cos(angles), np.sin(angles)
+    d = x.shape[-1]
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return x * cos + np.concatenate([-x2, x1], axis=-1) * sin
+
+
+@mistake("second-half-not-rotated", hint=3, message="""\
+You rotate only the first half: out[i] = x1[i] cos - x2[i] sin is right, but you leave the second
+half, x2, as it was. A rotation moves both coordinates of a pair: the second half becomes
+x2 cos + x1 sin. With one half left untouched the vector lengths change and the dot products depend
+on absolute positions.""")
+def rope(x, positions, theta=10000.0):
+    angles = _angles(x, positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    d = x.shape[-1]
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2], axis=-1)
+
+
+def _reference_rope(x, positions, theta):
+    angles = _angles(x, positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    d = x.shape[-1]
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)

@@ -1,0 +1,128 @@
+"""Known mistakes for lesson 17 (grouped-query attention)."""
+import numpy as np
+
+from grader.authoring import mistake
+
+
+@mistake("tile-kv-heads", hint=2, message="""\
+You share the key/value heads round-robin: `np.tile` (or indexing with h % n_kv_heads, or a
+reshape of the query heads into (group size, n_kv_heads)) lays them out as kv0, kv1, kv0, kv1, ...,
+so query head h reads key/value head h % n_kv_heads. In GQA the query heads come in consecutive
+groups: heads 0 .. g-1 share key/value head 0, the next g share head 1, and so on, i.e. head h uses
+h // g with g = n_heads / n_kv_heads. Repeat each head g times in a row, `np.repeat(k, g, axis=-3)`
+(that is what `repeat_kv` in `transformers` does). The two agree when there is one key/value head
+or one per query head, which is why only 1 < n_kv_heads < n_heads shows the difference.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    g = n_heads // n_kv_heads
+    k = np.tile(k, (g, 1, 1))
+    v = np.tile(v, (g, 1, 1))
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("group-index-by-kv-count", hint=2, message="""\
+You send query head h to key/value head h // n_kv_heads: you divide by the number of key/value
+heads instead of by the size of a group. The group size is g = n_heads / n_kv_heads, and query head h
+belongs to group h // g. Dividing by n_kv_heads either leaves some key/value heads unused (8 query
+heads and 4 key/value heads: heads 0-3 all read head 0) or asks for a head that does not exist
+(6 and 2: head 5 asks for head 2). `np.repeat(k, g, axis=-3)` does the mapping for you.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    index = np.arange(n_heads) // n_kv_heads
+    return merge_heads(causal_attention(q, k[..., index, :, :], v[..., index, :, :])) @ Wo
+
+
+@mistake("kv-split-into-query-heads", hint=1, message="""\
+You split the keys and values into n_heads heads, as if Wk and Wv were (D, D); equivalently, you
+take the head size from Wk's width divided by n_heads. Wk and Wv have only n_kv_heads * hd columns:
+split them into n_kv_heads heads of the same size hd = D / n_heads as the query heads,
+`split_heads(x @ Wk, n_kv_heads)`, and then share each one with its group of query heads.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("scale-by-kv-width", hint=2, message="""\
+You divide the scores by sqrt of Wk's width, n_kv_heads * hd, the size of all the key heads together.
+A score is the dot product of one query head with one key head, which adds hd = D / n_heads terms,
+so the scale is 1 / sqrt(hd). After splitting and sharing the heads, `causal_attention` reads it
+from `q.shape[-1]` on its own.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    g = n_heads // n_kv_heads
+    k, v = np.repeat(k, g, axis=-3), np.repeat(v, g, axis=-3)
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(Wk.shape[-1])
+    scores = np.where(causal_mask(x.shape[-2]), scores, -np.inf)
+    return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
+
+
+@mistake("scale-by-model-width", hint=2, message="""\
+You divide the scores by sqrt(D), the full model width, instead of sqrt(D / n_heads), the head
+size. Sharing key/value heads changes nothing here: each score is still one query head against one
+key head of size hd = D / n_heads. `causal_attention` on the split heads uses the right scale.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    g = n_heads // n_kv_heads
+    k, v = np.repeat(k, g, axis=-3), np.repeat(v, g, axis=-3)
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(x.shape[-1])
+    scores = np.where(causal_mask(x.shape[-2]), scores, -np.inf)
+    return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
+
+
+@mistake("repeat-on-axis-1", hint=3, message="""\
+You repeat the key/value heads along axis 1. That is the head axis only when the heads have shape
+(B, H, T, hd), with exactly one batch axis (the layout `repeat_kv` in `transformers` assumes). Here x
+may have no batch axis or several, so axis 1 can be the time axis or a batch axis. Count from the
+end: the head axis of (..., H, T, hd) is axis -3, `np.repeat(k, g, axis=-3)`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    g = n_heads // n_kv_heads
+    k, v = np.repeat(k, g, axis=1), np.repeat(v, g, axis=1)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("no-causal-mask", hint=3, message="""\
+Your attention has no causal mask: every token attends to every other token, later ones included.
+Grouped-query attention changes who shares keys and values, not what a token may see: query i still
+attends to keys 0..i only. Use `causal_attention` on the shared heads.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    g = n_heads // n_kv_heads
+    k, v = np.repeat(k, g, axis=-3), np.repeat(v, g, axis=-3)
+    return merge_heads(attention(q, k, v)) @ Wo
+
+
+@mistake("mask-after-softmax", hint=3, message="""\
+You take the softmax over all keys, then zero the future keys' weights and divide by what is left.
+On paper that equals masking first, but not in floating point: when a future key scores far above
+the keys a query may see, the visible keys' weights underflow to exactly 0, and 0 / 0 is NaN. Mask
+the scores before the softmax, as `causal_attention` does.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    g = n_heads // n_kv_heads
+    k, v = np.repeat(k, g, axis=-3), np.repeat(v, g, axis=-3)
+    weights = softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1]), axis=-1)
+    weights = np.where(causal_mask(x.shape[-2]), weights, 0.0)
+    weights = weights / np.sum(weights, axis=-1, keepdims=True)
+    return merge_heads(weights @ v) @ Wo
+
+
+@mistake("no-output-projection", hint=3, message="""\
+Your function returns the merged heads without multiplying by `Wo`. As in lesson 08, the output
+projection is what lets every output column combine what all the query heads found; sharing keys
+and values does not remove it. Apply `Wo` once, after `merge_heads`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k, v = split_heads(x @ Wk, n_kv_heads), split_heads(x @ Wv, n_kv_heads)
+    g = n_heads // n_kv_heads
+    k, v = np.repeat(k, g, axis=-3), np.repeat(v, g, axis=-3)
+    return merge_heads(causal_attention(q, k, v))
