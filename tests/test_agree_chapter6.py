@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from transformers import LlamaConfig
 from transformers.models.llama import modeling_llama
 
-from grader import lesson, roadmap
+from grader.lessons import lesson, roadmap
 
 ROOT = Path(__file__).resolve().parent.parent
 RTOL, ATOL = 1e-10, 1e-12            # float64 throughout

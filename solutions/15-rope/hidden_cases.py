@@ -1,7 +1,7 @@
 """Hidden cases for lesson 15 (rotary position embeddings, rotate-half convention)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(functions=("rope",), no_loops=True)
 

@@ -1,7 +1,7 @@
 """Known mistakes for lesson 15 (rotary position embeddings, rotate-half convention)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 def _angles(x, positions, theta):

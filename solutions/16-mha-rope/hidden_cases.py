@@ -1,7 +1,7 @@
 """Hidden cases for lesson 16 (causal multi-head attention with RoPE)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
     functions=("mha_rope_forward",),

@@ -1,7 +1,7 @@
 """Known mistakes for lesson 16 (causal multi-head attention with RoPE)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 def _positions(x, positions):

@@ -1,7 +1,7 @@
 """Hidden cases for lesson 17 (grouped-query attention)."""
 import numpy as np
 
-from grader.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
     functions=("gqa_forward",),

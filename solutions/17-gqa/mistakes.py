@@ -1,7 +1,7 @@
 """Known mistakes for lesson 17 (grouped-query attention)."""
 import numpy as np
 
-from grader.authoring import mistake
+from grader.lessons.authoring import mistake
 
 
 @mistake("tile-kv-heads", hint=2, message="""\
