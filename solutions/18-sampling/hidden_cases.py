@@ -83,13 +83,13 @@ def cases(rng):
 
     # --- temperature 0 ---
     yield case("temperature 0 is greedy", call("next_token_probs", n(size=(4, 8)), 0.0),
-               probe="temperature 0 on logits (4, 8): one-hot on each row's largest logit", hint=2)
+               probe="temperature 0 on logits (4, 8): one-hot on each row's largest logit", hint=1)
     x = n(size=(3, 7))
     for row, (i, j) in enumerate(((1, 4), (0, 6), (2, 3))):
         x[row, i] = x[row, j] = np.max(x[row]) + 0.5
     yield case("temperature 0 with a tied maximum", call("next_token_probs", x, 0.0, top_k=3),
                probe="temperature 0 where each row's largest logit appears twice: all the mass "
-                     "goes to the first of them", hint=2)
+                     "goes to the first of them", hint=3)
 
     # --- stability ---
     yield case("huge logits", call("next_token_probs", 3000.0 + n(scale=3.0, size=(2, 8)), 1.5),

@@ -100,7 +100,7 @@ def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     return pipeline(logits, temperature, top_k, top_p, temp="multiply")
 
 
-@mistake("temperature-zero-divides", hint=2, message="""\
+@mistake("temperature-zero-divides", hint=1, message="""\
 With temperature 0 your function divides the logits by 0, which gives infinities (and NaN where a
 logit is 0), and the softmax of those is NaN. Temperature 0 is the limit of ever sharper
 distributions: greedy decoding, all the probability on the largest logit. Handle it first, before
@@ -109,7 +109,7 @@ def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     return pipeline(logits, temperature, top_k, top_p, greedy="divide")
 
 
-@mistake("greedy-keeps-every-maximum", hint=2, message="""\
+@mistake("greedy-keeps-every-maximum", hint=3, message="""\
 For temperature 0 you put a 1 on every token equal to the row's maximum, `logits == max`. When the
 maximum appears twice, that row holds two 1s and sums to 2: not a distribution. Greedy decoding
 picks one token; the lesson's rule (as `np.argmax` does) is the first of the tied maxima.""")

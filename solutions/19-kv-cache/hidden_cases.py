@@ -106,7 +106,7 @@ def cases(rng):
     yield case("head size 1", step(rng, (2,), 3, 2, 5, 5),
                probe="5 heads of size 1, a batch of 2: 2 tokens after a cache of 3", hint=2)
     yield case("sharp attention", step(rng, (), 6, 3, 12, 3, x_scale=3.0),
-               probe="larger inputs, so every softmax is far from uniform: 3 tokens after 6", hint=2)
+               probe="larger inputs, so every softmax is far from uniform: 3 tokens after 6", hint=3)
 
     # A future key that beats every allowed key by far more than 745: the first new token must
     # not see it, however large it is. Wk = Wq and the second new token is s times the first,

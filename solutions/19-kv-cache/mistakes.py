@@ -95,7 +95,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return attend(q, k, v, Wo, after=True), {"k": k, "v": v}
 
 
-@mistake("scale-by-model-width", hint=2, message="""\
+@mistake("scale-by-model-width", hint=3, message="""\
 You divide the scores by sqrt(D), the model width, instead of sqrt(D / H), the head size. Inside
 one head a dot product adds up only D / H products, so that is the width the scale undoes, exactly
 as in lesson 08. Read it from the queries after the split: `q.shape[-1]`.""")
@@ -117,7 +117,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return y, {"k": k, "v": v}
 
 
-@mistake("cache-not-extended", hint=1, message="""\
+@mistake("cache-not-extended", hint=3, message="""\
 You return the cache you were given, without the new tokens' keys and values (or None after a
 prefill). The next step would then attend to a past with holes in it. Return a new dict whose "k"
 and "v" hold the old entries followed by the new ones: shape (..., H, T_past + T_new, D/H).""")
@@ -127,7 +127,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return attend(q, k, v, Wo), cache
 
 
-@mistake("cache-replaced", hint=1, message="""\
+@mistake("cache-replaced", hint=3, message="""\
 Your returned cache holds only the new tokens' keys and values: you replace the cache instead of
 appending to it. After the next step, the earlier tokens would be forgotten. The cache grows: keep
 the old entries and concatenate the new ones after them, along the time axis.""")
@@ -137,7 +137,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return attend(q, k, v, Wo), {"k": k_new, "v": v_new}
 
 
-@mistake("caches-queries", hint=1, message="""\
+@mistake("caches-queries", hint=3, message="""\
 You store the new tokens' queries in the cache in place of their keys. A query is used once, by
 its own token, in the step that computes that token's output; what later tokens need from the past
 are its keys (to score against) and its values (to mix). Cache `x_new @ Wk` and `x_new @ Wv`, split
@@ -149,7 +149,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return attend(q, k_all, v_all, Wo), {"k": stored_k, "v": v_all}
 
 
-@mistake("caches-before-projection", hint=1, message="""\
+@mistake("caches-before-projection", hint=3, message="""\
 Your cache holds the tokens themselves (split into heads), not their keys and values, and you
 project the whole cache again at every step. Given a cache of projected keys and values, as the
 lesson defines it, that projects them a second time. Cache what attention consumes,
@@ -161,7 +161,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return attend(q, k, v, Wo), {"k": raw_k, "v": raw_v}
 
 
-@mistake("concatenate-default-axis", hint=3, message="""\
+@mistake("concatenate-default-axis", hint=2, message="""\
 `np.concatenate([cache["k"], k])` joins along axis 0, which is the head axis (or a batch axis), not
 time. The arrays have shape (..., H, T, D/H), and the cache grows along T: pass `axis=-2`.""")
 def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
@@ -170,7 +170,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return attend(q, k, v, Wo), {"k": k, "v": v}
 
 
-@mistake("cache-changed-in-place", hint=3, message="""\
+@mistake("cache-changed-in-place", hint=2, message="""\
 You write the extended keys and values back into the dict you were given (`cache["k"] = ...`), so
 the caller's cache changes under it. A caller may keep that cache, to try another continuation
 from the same point (beam search does exactly this); the lesson's contract is a new dict, the

@@ -71,10 +71,10 @@ def cases(rng):
     t = rng.integers(1, 6, size=7)
     t[rng.choice(7, size=3, replace=False)] = 0
     yield case("a class index as ignore_index", call("ce_loss_and_grad", logits, t, ignore_index=0),
-               probe="ignore_index=0 (class 0 is the padding token): 3 of 7 rows ignored", hint=1)
+               probe="ignore_index=0 (class 0 is the padding token): 3 of 7 rows ignored", hint=2)
     yield case("ignore_index -1", ce(rng, 6, 8, n_ignored=2, ignore_index=-1),
                probe="ignore_index=-1, 2 of 6 rows ignored (-1 would index the last class)",
-               hint=1)
+               hint=2)
     yield case("confident logits", ce(rng, 5, 6, n_ignored=1, scale=6.0),
                probe="logits spread over +-15: probabilities close to 0 and 1", hint=2)
     yield case("huge logits",
@@ -104,4 +104,4 @@ def cases(rng):
     yield case("gradient matches finite differences", *calls,
                probe="logits (4, 6) with row 2 ignored; the gradient at 6 entries (targets, other "
                      "classes, and the ignored row) against central differences of your own loss",
-               check=finite_differences(entries), hint=3)
+               check=finite_differences(entries), hint=1)

@@ -28,7 +28,7 @@ def variant(logits, targets, ignore_index, *, divide_loss="kept", divide_grad="k
     return float(loss), grad / counts[divide_grad]
 
 
-@mistake("grad-not-divided", hint=2, message="""\
+@mistake("grad-not-divided", hint=1, message="""\
 Your loss is the mean over the kept rows, but your gradient is `softmax - one_hot` without the
 division by their number. The gradient is the derivative of the loss you return: dividing the loss
 by n divides every partial derivative by n too. The finite-difference case shows it: nudging one
@@ -37,7 +37,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     return variant(logits, targets, ignore_index, divide_grad="none")
 
 
-@mistake("loss-not-divided", hint=2, message="""\
+@mistake("loss-not-divided", hint=1, message="""\
 Your loss is the sum of the kept rows' losses, not their mean, while your gradient is divided by
 their number (or the other way round, the two disagree). Cross-entropy here is the mean over the
 kept rows, as `F.cross_entropy` computes it by default (`reduction="mean"`): divide the sum by the
@@ -62,7 +62,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     return variant(logits, targets, ignore_index, divide_loss="entries", divide_grad="entries")
 
 
-@mistake("grad-sign-flipped", hint=2, message="""\
+@mistake("grad-sign-flipped", hint=1, message="""\
 Your gradient has the wrong sign: `one_hot - softmax` instead of `softmax - one_hot`. The loss is
 *minus* the log-probability of the target, so raising the target's logit lowers the loss (a
 negative derivative) and raising any other logit raises it. Gradient descent subtracts this
@@ -71,7 +71,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     return variant(logits, targets, ignore_index, sign=-1.0)
 
 
-@mistake("ignored-rows-not-zeroed", hint=1, message="""\
+@mistake("ignored-rows-not-zeroed", hint=2, message="""\
 The rows of ignored examples in your gradient are not zero: you leave their softmax there (only the
 one-hot part is skipped). An ignored row does not appear in the loss at all, so nudging its logits
 changes nothing, and its gradient row must be exactly 0. Multiply the gradient by the keep mask,
@@ -80,7 +80,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     return variant(logits, targets, ignore_index, zero_ignored=False)
 
 
-@mistake("ignore-index-hardcoded", hint=1, message="""\
+@mistake("ignore-index-hardcoded", hint=2, message="""\
 You always ignore the target -100, whatever `ignore_index` says. The argument exists because data
 sets mark padding differently (often with the padding token's id, such as 0, or with -1); use
 `targets != ignore_index`.""")
@@ -113,7 +113,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     return float(loss), (probs - one_hot) * keep[:, None] / np.sum(keep)
 
 
-@mistake("softmax-over-the-batch", hint=2, message="""\
+@mistake("softmax-over-the-batch", hint=3, message="""\
 Your softmax (and log-sum-exp) runs down the columns, over the examples of the batch, instead of
 along each row, over the classes. Each example has its own distribution over the V classes:
 normalise with `axis=-1` (or `axis=1`).""")
@@ -121,7 +121,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     return variant(logits, targets, ignore_index, axis=0)
 
 
-@mistake("picked-logits-matrix", hint=3, message="""\
+@mistake("picked-logits-matrix", hint=2, message="""\
 You pick the targets' log-probabilities with `log_probs[:, targets]`, which is not one entry per row
 but an (N, N) array: every row's log-probabilities at every target. Pairing row i with target i
 takes two index arrays: `log_probs[np.arange(N), targets]` (with the ignored rows' targets replaced
@@ -137,7 +137,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     return float(loss), (np.exp(log_probs) - one_hot) * keep[:, None] / np.sum(keep)
 
 
-@mistake("ignored-targets-used-as-indices", hint=1, message="""\
+@mistake("ignored-targets-used-as-indices", hint=2, message="""\
 You index with the targets as they are, ignored ones included, and never leave those rows out.
 The value -100 is not a class: as an index it is out of range (or, with another ignore_index such
 as -1, it silently picks the last class). Mark the kept rows with `targets != ignore_index`, replace
