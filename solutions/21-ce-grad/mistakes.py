@@ -150,3 +150,19 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     one_hot = np.zeros_like(logits)
     one_hot[np.arange(n), targets] = 1.0
     return float(loss), (np.exp(log_probs) - one_hot) / n
+
+
+@mistake("one-hot-indices-swapped", hint=2, message="""\
+You build the one-hot with the indices the wrong way round, `one_hot[targets, np.arange(N)] = 1`:
+that puts example i's 1 in row targets[i], column i, so it fails (or lands in the wrong place)
+whenever N and V differ. The array has one row per example and one column per class: row first,
+`one_hot[np.arange(N), targets] = 1`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    n = logits.shape[0]
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    log_probs = log_softmax(logits)
+    loss = -np.sum(np.where(keep, log_probs[np.arange(n), safe], 0.0)) / np.sum(keep)
+    one_hot = np.zeros_like(logits)
+    one_hot[safe, np.arange(n)] = 1.0
+    return float(loss), (np.exp(log_probs) - one_hot) * keep[:, None] / np.sum(keep)
