@@ -1,0 +1,107 @@
+"""Hidden cases for lesson 21 (the cross-entropy loss and its gradient, by hand)."""
+import numpy as np
+
+from grader.lessons.authoring import Spec, call, case
+
+SPEC = Spec(
+    functions=("ce_loss_and_grad",),
+    no_loops=True,
+    forbidden={"torch": "this lesson derives the gradient by hand in numpy, without autograd"},
+)
+
+STEP = 1e-5
+
+
+def targets_with(rng, n, v, ignored, ignore_index=-100):
+    """Random classes for n rows, with the rows in `ignored` set to ignore_index."""
+    t = rng.integers(0, v, size=n)
+    t[list(ignored)] = ignore_index
+    return t
+
+
+def ce(rng, n, v, n_ignored=0, scale=1.5, ignore_index=None):
+    logits = rng.normal(scale=scale, size=(n, v))
+    ignored = rng.choice(n, size=n_ignored, replace=False)
+    kwargs = {} if ignore_index is None else {"ignore_index": ignore_index}
+    t = targets_with(rng, n, v, ignored, -100 if ignore_index is None else ignore_index)
+    return call("ce_loss_and_grad", logits, t, **kwargs)
+
+
+def shifted(c, i, j, h):
+    logits = c.args[0].copy()
+    logits[i, j] += h
+    return call("ce_loss_and_grad", logits, *c.args[1:], **c.kwargs)
+
+
+def finite_differences(entries):
+    """A check: the gradient matches central differences of the learner's own loss at `entries`,
+    then both outputs match the reference's."""
+    def check(got, expected, calls):
+        loss, grad = got[0]
+        grad = np.asarray(grad, dtype=float)
+        if grad.shape != np.shape(expected[0][1]):
+            return f"expected a gradient of shape {np.shape(expected[0][1])}, got {grad.shape}"
+        for n, (i, j) in enumerate(entries):
+            up, down = float(got[1 + 2 * n][0]), float(got[2 + 2 * n][0])
+            numeric = (up - down) / (2 * STEP)
+            if not np.isclose(grad[i, j], numeric, rtol=1e-5, atol=1e-7):
+                return (f"your gradient disagrees with your own loss: at entry [{i}, {j}] it is "
+                        f"{grad[i, j]:.6g}, but nudging that logit by +-{STEP:g} changes your loss "
+                        f"at a rate of {numeric:.6g}")
+        for name, g, e in (("loss", loss, expected[0][0]), ("gradient", grad, expected[0][1])):
+            if not np.allclose(np.asarray(g, dtype=float), e, rtol=1e-6, atol=1e-9):
+                return (f"your gradient matches finite differences of your loss, but the {name} "
+                        "is not the expected one")
+        return None
+    return check
+
+
+def cases(rng):
+    yield case("a batch, nothing ignored", ce(rng, 6, 9),
+               probe="logits (6, 9) and 6 targets, none ignored", hint=2)
+    yield case("some rows ignored", ce(rng, 8, 5, n_ignored=3),
+               probe="logits (8, 5), 3 of the 8 targets are -100", hint=1)
+    yield case("more rows than classes", ce(rng, 12, 4, n_ignored=2),
+               probe="logits (12, 4), 2 targets ignored", hint=2)
+    yield case("one row", ce(rng, 1, 7),
+               probe="a single example: logits (1, 7)", hint=2)
+    yield case("all ignored but one", ce(rng, 5, 7, n_ignored=4),
+               probe="4 of 5 targets are -100: the mean is over 1 row", hint=1)
+    logits = rng.normal(scale=1.5, size=(7, 6))
+    t = rng.integers(1, 6, size=7)
+    t[rng.choice(7, size=3, replace=False)] = 0
+    yield case("a class index as ignore_index", call("ce_loss_and_grad", logits, t, ignore_index=0),
+               probe="ignore_index=0 (class 0 is the padding token): 3 of 7 rows ignored", hint=2)
+    yield case("ignore_index -1", ce(rng, 6, 8, n_ignored=2, ignore_index=-1),
+               probe="ignore_index=-1, 2 of 6 rows ignored (-1 would index the last class)",
+               hint=2)
+    yield case("confident logits", ce(rng, 5, 6, n_ignored=1, scale=6.0),
+               probe="logits spread over +-15: probabilities close to 0 and 1", hint=2)
+    yield case("huge logits",
+               call("ce_loss_and_grad", 1000.0 + rng.uniform(-8.0, 8.0, size=(4, 6)),
+                    targets_with(rng, 4, 6, [2])),
+               probe="logits near 1000, floating-point warnings raised as errors", float_errors=True,
+               hint=2)
+    yield case("hugely negative logits",
+               call("ce_loss_and_grad", -1000.0 + rng.uniform(-8.0, 8.0, size=(5, 4)),
+                    targets_with(rng, 5, 4, [0])),
+               probe="logits near -1000, floating-point warnings raised as errors", float_errors=True,
+               hint=2)
+    logits = rng.normal(size=(4, 7))
+    t = targets_with(rng, 4, 7, [3])
+    for i in (0, 2):      # the target's logit sits 1000 below the row's best: its probability is 0.0
+        logits[i, t[i]] = np.max(np.delete(logits[i], t[i])) - 1000.0
+    yield case("a target far below the best logit", call("ce_loss_and_grad", logits, t),
+               probe="in two rows the target's logit is 1000 below the largest, so its probability "
+                     "rounds to 0 but its loss (about 1000) is finite; floating-point warnings "
+                     "raised as errors", float_errors=True, hint=2)
+
+    base = ce(rng, 4, 6)
+    base.args[1][2] = -100
+    entries = [(0, int(base.args[1][0])), (0, (int(base.args[1][0]) + 1) % 6), (1, 3), (2, 1),
+               (3, int(base.args[1][3])), (3, 5)]
+    calls = [base] + [shifted(base, i, j, h) for i, j in entries for h in (STEP, -STEP)]
+    yield case("gradient matches finite differences", *calls,
+               probe="logits (4, 6) with row 2 ignored; the gradient at 6 entries (targets, other "
+                     "classes, and the ignored row) against central differences of your own loss",
+               check=finite_differences(entries), hint=1)
