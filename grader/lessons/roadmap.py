@@ -56,7 +56,7 @@ def load(root):
     """Read solutions/roadmap.toml below `root`."""
     data = tomllib.loads((Path(root) / "solutions" / "roadmap.toml").read_text())
     chapters = tuple(
-        (ch["title"], tuple(Entry(l["id"], l["title"], ch["title"], ch["framework"])
+        (ch["title"], tuple(Entry(l["id"], l["title"], ch["title"], l.get("framework", ch["framework"]))
                             for l in ch["lessons"]))
         for ch in data["chapter"])
     return Roadmap(data["title"], chapters, Path(root))
