@@ -16,6 +16,11 @@ class Diagnosis:
     def explains(self):
         return len(self.cases)
 
+    @property
+    def label(self):
+        """How feedback introduces it: a known mistake is the reason, a symptom a likely cause."""
+        return "Likely cause" if self.mistake.startswith("symptom:") else "Why"
+
 
 def mistake_failures(lesson):
     """For each known mistake: (mistake, its outcomes, the indices of the cases it fails)."""

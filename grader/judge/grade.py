@@ -4,7 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import constraints
+from . import constraints, symptoms
 
 from grader.runner import run
 from .diagnose import diagnose, distinct
@@ -21,6 +21,7 @@ class CaseResult:
     verdict: Verdict
     outcome: object
     expected: object
+    index: int = None         # the case's place in the lesson's cases
 
 
 @dataclass
@@ -111,9 +112,11 @@ def grade_file(lesson, path, pool, limits=None):
         result.error_line = job.import_error.get("line")
     elif job.channel_error:
         result.error = job.channel_error
-    result.cases = [CaseResult(c, judge(c, o, e, spec), o, e)
-                    for c, o, e in zip(lesson.cases, job.outcomes, expected)]
+    result.cases = [CaseResult(c, judge(c, o, e, spec), o, e, i)
+                    for i, (c, o, e) in enumerate(zip(lesson.cases, job.outcomes, expected))]
     failing = {i for i, r in enumerate(result.cases) if not r.verdict.passed}
     if not result.error:
-        result.diagnosis = distinct(diagnose(lesson, job.outcomes, failing))
+        known = distinct(diagnose(lesson, job.outcomes, failing))
+        explained = set().union(*(d.cases for d in known))
+        result.diagnosis = known + symptoms.explain(lesson, result.cases, failing, explained)
     return result

@@ -112,6 +112,6 @@ def render(console, result, revealed=0):
             for line in case_lines(r):
                 console.print(line, highlight=False)
     for d in result.diagnosis:
-        console.print(f"\n  [bold yellow]Why:[/bold yellow] {escape(d.message)}")
+        console.print(f"\n  [bold yellow]{d.label}:[/bold yellow] {escape(d.message)}")
     if not result.passed:
         console.print(f"\n  {escape(hint_line(result, revealed))}")

@@ -49,6 +49,8 @@ class Case:
         got and expected are lists of outputs, one per call; a string is the failure message.
     float_errors: numpy floating-point warnings (overflow, invalid, divide) raise errors.
     hint: the hint tier that addresses what this case probes.
+    part: the one part of the lesson this case runs alone (e.g. "the MLP sub-layer" when the
+        attention's output projection is zero), so a diagnosis can say which part is wrong.
     raises: the name of an exception type (e.g. "ValueError") that the case's call must raise;
         the case passes when the code under test raises exactly that type, as the reference does.
     """
@@ -61,6 +63,7 @@ class Case:
     float_errors: bool = False
     hint: int = None
     raises: str = None
+    part: str = None
 
 
 def case(name, *calls, **options):

@@ -89,11 +89,12 @@ def cases(rng):
                probe="x of shape (3, 1, 8): a single token attends only to itself", hint=3)
     yield case("attention sub-layer only (W2 = 0)",
                call("transformer_block", stream(rng, 2, 6, 10), params(rng, 10, 7, zero=("W2",)), 2),
-               probe="W2 = 0, so the block's output is h: the first sub-layer on its own", hint=1)
+               probe="W2 = 0, so the block's output is h: the first sub-layer on its own", hint=1,
+               part="the attention sub-layer")
     yield case("MLP sub-layer only (Wo = 0)",
                call("transformer_block", stream(rng, 3, 6, 10), params(rng, 10, 7, zero=("Wo",)), 5),
                probe="Wo = 0, so h = x and the block is x plus the MLP of a normalised copy of x",
-               hint=1)
+               hint=1, part="the MLP sub-layer")
     x = stream(rng, 3, 4, 6)
     yield case("zero output projections return x",
                call("transformer_block", x, params(rng, 6, 9, zero=("Wo", "W2")), 3),
