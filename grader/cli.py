@@ -262,11 +262,16 @@ def build_cmd(wb, only_check):
 
 @cli.command()
 @click.argument("lessons", nargs=-1)
+@click.option("--corpus", is_flag=True,
+              help="Instead, measure feedback on the learner answers in tests/learners/NN/.")
 @click.pass_obj
-def verify(wb, lessons):
+def verify(wb, lessons, corpus):
     """Prove every lesson sound: references pass, stubs fail, mistakes are caught and named."""
     from grader.lessons.verify import verify as run_verify
     only = {wb.lesson(name).id for name in lessons} if lessons else None
+    if corpus:
+        print_corpus(wb, only)
+        return
     report_ = run_verify(wb.roadmap, only)
     for lesson_id, problems in report_.items():
         if problems:
@@ -276,6 +281,33 @@ def verify(wb, lessons):
         else:
             console.print(f"[green]✓ {lesson_id}[/green]")
     sys.exit(1 if any(report_.values()) else 0)
+
+
+def print_corpus(wb, only):
+    """The corpus measure as a table: per lesson and in total; exits 1 on a surprise."""
+    from rich.table import Table
+    from grader.lessons.corpus import measure
+    tallies = measure(wb.roadmap, wb.root / "tests" / "learners", only)
+    table = Table("lesson", "right passed", "wrong failed", "known mistake", "symptom",
+                  "unexplained", "explained")
+    columns = ("right_passed", "right", "wrong_failed", "wrong", "known", "symptom")
+    total = dict.fromkeys(columns, 0)
+    for t in tallies:
+        for c in columns:
+            total[c] += getattr(t, c)
+        table.add_row(t.lesson, f"{t.right_passed}/{t.right}", f"{t.wrong_failed}/{t.wrong}",
+                      str(t.known), str(t.symptom), str(len(t.unexplained)),
+                      f"{t.explained / max(t.wrong_failed, 1):.0%}")
+    explained = total["known"] + total["symptom"]
+    table.add_row("all", f"{total['right_passed']}/{total['right']}",
+                  f"{total['wrong_failed']}/{total['wrong']}", str(total["known"]),
+                  str(total["symptom"]), str(total["wrong_failed"] - explained),
+                  f"{explained / max(total['wrong_failed'], 1):.0%}")
+    console.print(table)
+    for t in tallies:
+        for line in t.surprises + [f"{name}: no explanation" for name in t.unexplained]:
+            console.print(f"  {t.lesson}: {escape(line)}")
+    sys.exit(1 if any(t.surprises for t in tallies) else 0)
 
 
 def main():

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from .compare import as_array
+from .compare import as_array, kind, type_advice
 from .diagnose import Diagnosis
 
 FLOAT32_BAND = (1e-9, 2e-5, 1e-6)  # relative to the values' size: least, most, most unless
@@ -142,9 +142,25 @@ def constant_relation(find, results):
     return [find(e, g) for r in results for e, g in numeric_pairs(r)]
 
 
+def type_symptom(results):
+    """The same kind of value returned where another is expected, on every failing case."""
+    kinds = {(kind(e), kind(g)) for r in results for e, g in zip(r.expected.outputs, r.outcome.outputs)}
+    if len(kinds) != 1:
+        return None
+    (expected, got), = kinds
+    if expected == got:
+        return None
+    return symptom("type", (
+        f"On every failing case you return {got} where the lesson expects {expected}"
+        f"{type_advice(expected, got)}."), [r.index for r in results])
+
+
 def value_symptoms(results):
     """What the learner's values have in common with the expected ones on every failing case."""
     cases = [r.index for r in results]
+    returned = type_symptom(results)
+    if returned:
+        return returned
     if all(returned_float32(r) or holds(float32_sized, [r]) for r in results):
         return symptom("float32", (
             "On every failing case your values are float32 numbers, or agree with the expected "

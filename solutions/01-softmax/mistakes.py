@@ -54,3 +54,14 @@ def softmax(x, axis=-1):
     x -= np.max(x, axis=axis, keepdims=True)
     e = np.exp(x)
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("shift-by-min", hint=1, message="""\
+You subtract each slice's minimum (or some value other than its maximum) before `exp`. Any shift
+leaves the softmax unchanged on paper, but only the maximum makes every exponent 0 or below: after
+subtracting the minimum, the largest logit becomes a large positive exponent, and when a slice spans
+more than about 710, `exp` overflows to inf and inf / inf is NaN. Subtract the maximum.""")
+def softmax(x, axis=-1):
+    finite = np.where(np.isfinite(x), x, np.inf)
+    e = np.exp(x - np.min(finite, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)

@@ -135,3 +135,16 @@ def cases(rng):
                probe="each query's masked key scores thousands above its allowed keys: only "
                      "masking the scores before the softmax gives the allowed keys any weight",
                hint=2)
+    # Every allowed score is far below -10000 (and far below the masked ones): a large negative
+    # stand-in for -inf, such as -1e4, then outscores every allowed key, whatever the draw.
+    q = rng.uniform(-1, 1, size=(4, 3))
+    q[:, 0] = 1.0
+    k = rng.uniform(-1, 1, size=(6, 3))
+    k[:, 0] = -40000.0
+    mask = rng.random((4, 6)) < 0.5
+    mask[np.arange(4), rng.integers(0, 6, size=4)] = True
+    mask[np.arange(4), rng.integers(0, 6, size=4)] = False
+    mask[mask.sum(axis=1) == 0, 0] = True
+    yield case("allowed scores far below zero", call("attention", q, k, rng.normal(size=(6, 5)), mask),
+               probe="every score near -20000: a masked score must be -inf, not a large negative "
+                     "number that can still beat the allowed ones", hint=2)

@@ -110,3 +110,27 @@ def attention(q, k, v, mask=None):
     if mask is not None:
         scores[~mask] = -np.inf
     return softmax(scores, axis=-1) @ v
+
+
+@mistake("finite-mask-fill", hint=2, message="""\
+You give masked scores a large negative number (such as -1e4 or -1e9) instead of -inf. That works
+while every allowed score is far above it, but a large negative number is still a number: when the
+allowed scores are themselves below it, the masked keys win the softmax. Only -inf gives a masked
+key a weight of exactly 0 whatever the other scores are: `np.where(mask, scores, -np.inf)`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -1e4)
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("scale-by-d", hint=2, message="""\
+You divide the scores by d, the key size, instead of by sqrt(d). The dot product of two random
+vectors of size d grows like sqrt(d), so dividing by sqrt(d) brings it back to a steady spread;
+dividing by d overshoots and flattens every softmax towards uniform as d grows. Use
+`/ np.sqrt(q.shape[-1])`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / q.shape[-1]
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
