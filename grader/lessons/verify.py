@@ -12,7 +12,7 @@ from .lesson import example_scope
 from grader.judge.verdict import judge, same_behaviour
 from grader.runner.workers import Pool, preload_for
 
-MIN_MISTAKES = 4
+MIN_MISTAKES = 8
 OTHER_SEEDS = (1, 2, 3)   # the cases drawn afresh: a mistake must not be caught by a lucky draw
 
 

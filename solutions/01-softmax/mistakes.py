@@ -65,3 +65,13 @@ def softmax(x, axis=-1):
     finite = np.where(np.isfinite(x), x, np.inf)
     e = np.exp(x - np.min(finite, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("sum-of-unshifted", hint=3, message="""\
+You subtract the maximum before `exp` in the numerator, but the denominator sums `exp(x)` of the
+unshifted values. The two no longer match: every result is scaled by exp(-max), so the slices no
+longer sum to 1, and for large logits `exp(x)` in the denominator overflows all the same. Sum the
+same shifted exponentials you divide: `e = np.exp(x - m)`, then `e / np.sum(e, ...)`.""")
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(np.exp(x), axis=axis, keepdims=True)

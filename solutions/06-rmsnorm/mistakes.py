@@ -60,3 +60,12 @@ wrong divisors when T == D. Keep the reduced axis with size 1 so each vector is 
 root mean square.""")
 def rmsnorm(x, gamma, eps=1e-5):
     return x / np.sqrt(np.mean(x ** 2, axis=-1) + eps) * gamma
+
+
+@mistake("mean-absolute-value", hint=1, message="""\
+You divide by the mean of the absolute values, `np.mean(np.abs(x))`, instead of the root of the mean
+of the squares. Both measure a vector's size, but they are different measures: the mean square
+weighs large entries more, and RMSNorm (like layer norm's variance) is defined with squares. Use
+`np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / (np.mean(np.abs(x), axis=-1, keepdims=True) + eps) * gamma

@@ -75,3 +75,12 @@ fails when there is no batch axis or more than one. Count the axes from the end 
 def merge_heads(x):
     b, h, t, dh = x.shape
     return x.transpose(0, 2, 1, 3).reshape(b, t, h * dh)
+
+
+@mistake("float-head-size", hint=3, message="""\
+Your `split_heads` computes the head size with `/`, which in Python 3 always gives a float (12 / 3
+is 4.0), and `reshape` refuses a float size. Use integer division, `d // n_heads`: the number of
+columns in each head is a whole number.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return np.swapaxes(x.reshape(*lead, t, n_heads, d / n_heads), -2, -3)
