@@ -53,10 +53,12 @@ def causal_self_attention(x, params, prefix, n_heads):
 
 
 @mistake("linear-transposes-weights", hint=2, message="""\
-You apply the weights with `F.linear` (or an `nn.Linear`), which computes `x @ W.T + b` because
-PyTorch's linear layers store their weight as (out, in). GPT-2 stores every weight as (in, out) (its
-Conv1D layers), so `x @ W.T` fails as soon as in and out differ: c_attn is (D, 3D). Multiply on the
-right as it is stored: `x @ W + b`.""")
+Your blocks stop on a shape error (a RuntimeError) in every case that has a block, which is what
+happens when a weight is applied as PyTorch's linear layers apply theirs: `F.linear(x, W, b)`,
+`nn.Linear` and `x @ W.T` all compute `x @ W.T + b`, because PyTorch stores a weight as (out, in).
+GPT-2 stores every weight as (in, out) (its Conv1D layers), so c_attn, of shape (D, 3D), cannot be
+used that way. Multiply on the right as stored: `x @ W + b`. If your error is elsewhere, the line
+it names and the shapes in the table of the lesson will show which dimension is off.""")
 def causal_self_attention(x, params, prefix, n_heads):
     D = x.shape[-1]
     qkv = F.linear(x, params[prefix + "attn.c_attn.weight"], params[prefix + "attn.c_attn.bias"])
@@ -212,9 +214,11 @@ def gpt_forward(ids, params, n_heads):
 
 
 @mistake("lm-head-key", hint=1, message="""\
-You look up "lm_head.weight", which this dict does not hold. GPT-2's LM head is tied to the token
-embedding: it is the same matrix, so the library's state dict lists it twice, but there is only one
-tensor. The logits are `ln_f(x) @ wte.T`, with wte = params["transformer.wte.weight"] of shape (V, D).""")
+Your code stops on a KeyError in every case: it asks the dict for a name it does not hold. The
+usual one is "lm_head.weight": the library's state dict lists it, but GPT-2's LM head is tied to the
+token embedding, the same matrix, so this dict holds it once, as "transformer.wte.weight". The
+logits are `ln_f(x) @ wte.T`, with wte of shape (V, D). Otherwise compare the key in the error with
+the names in the lesson's table, letter by letter ("transformer.h.0.", with the trailing dot).""")
 def gpt_forward(ids, params, n_heads):
     wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
     x = wte[ids] + wpe[torch.arange(ids.shape[1])]
