@@ -142,11 +142,13 @@ def cases(rng):
     yield case("attention only (MLP output zeroed)",
                forward(rng, 2, 6, 16, 9, 12, 1, 3, zero=("mlp.c_proj.weight", "mlp.c_proj.bias")),
                probe=dims(2, 6, 16, 9, 12, 1, 3) + ": mlp.c_proj weight and bias are zero, so the "
-                     "MLP adds nothing and only the attention half of the block counts", hint=2)
+                     "MLP adds nothing and only the attention half of the block counts", hint=2,
+               part="the attention half of the block")
     yield case("MLP only (attention output zeroed)",
                forward(rng, 2, 6, 16, 9, 12, 1, 3, zero=("attn.c_proj.weight", "attn.c_proj.bias")),
                probe=dims(2, 6, 16, 9, 12, 1, 3) + ": attn.c_proj weight and bias are zero, so "
-                     "attention adds nothing and only the MLP half of the block counts", hint=3)
+                     "attention adds nothing and only the MLP half of the block counts", hint=3,
+               part="the MLP half of the block")
     b, t, v, p, d, n_heads = 2, 6, 13, 8, 10, 2
     yield case("a future key far above the rest",
                call("gpt_forward", token_ids(rng, b, t, v),
