@@ -38,7 +38,8 @@ def cli(ctx, root):
     """The Transformer Workbook: check your lessons, get hints, follow the roadmap."""
     ctx.obj = Workbook(root or os.environ.get("WORKBOOK_ROOT") or GRADER_HOME)
     if ctx.obj.progress.notice:
-        Console(stderr=True, highlight=False).print(f"[yellow]{escape(ctx.obj.progress.notice)}[/yellow]")
+        notice = escape(ctx.obj.progress.notice)
+        Console(stderr=True, highlight=False).print(f"[yellow]{notice}[/yellow]")
 
 
 @cli.command()
@@ -106,7 +107,7 @@ def backups_cmd(wb, lesson):
 @click.argument("version", type=click.IntRange(1), required=False)
 @click.pass_obj
 def restore(wb, lesson, version):
-    """Bring back saved VERSION of LESSON's file (default: the latest); the current one is saved first."""
+    """Bring back saved VERSION of LESSON's file (default: the latest), saving the current one."""
     console.print(backups.restore(wb, wb.lesson(lesson), version))
 
 
@@ -177,9 +178,8 @@ def verify(wb, lessons):
     sys.exit(1 if any(report_.values()) else 0)
 
 
-INTERRUPTED = {"grade": "Interrupted; every submission graded so far is kept in the gradebook.",
-               "check": "Interrupted; the lessons checked so far are recorded.",
-               "verify": "Interrupted."}
+INTERRUPTED = {"grade": "Interrupted; nothing recorded so far was lost.",
+               "check": "Interrupted; the lessons checked so far are recorded."}
 
 
 def main():

@@ -138,7 +138,8 @@ def grade_file(lesson, path, pool, limits=None, progress=None):
         expected = expected.result()
     result.printed = job.import_printed
     if job.import_error:
-        result.error = "your file could not be imported: " + error_text({**job.import_error, "line": None})
+        error = {**job.import_error, "line": None}     # the line is told apart, once
+        result.error = "your file could not be imported: " + error_text(error)
         result.error_line = job.import_error.get("line")
         if job.import_error["type"] == "ImportTimeout" and job.import_error["trace"]:
             result.error += f"; your code was at {job.import_error['trace'][-1]}"

@@ -1,4 +1,4 @@
-"""Every version of a lesson file the learner set aside (by `reset` or `restore`), kept, never overwritten.
+"""Every version of a lesson file the learner set aside (by `reset` or `restore`), never overwritten.
 
 Versions live in `.workbook/backup/NN-slug/` as `1.py`, `2.py`, ... in the order they were saved.
 A file equal to the stub, or to a version already kept, is not saved again.
@@ -89,19 +89,22 @@ def restore(wb, lesson, number=None):
     kept = set_aside(wb, lesson, target, build.stub_text(lesson))
     build.write_exercise(wb.roadmap, lesson, text)
     wb.progress.update(lesson.id, passed=False, score=None, digest=None)
-    return f"Restored version {version.number} (saved {version.saved}) as exercises/{lesson.id}/solution.py. {kept}"
+    return (f"Restored version {version.number} (saved {version.saved}) as "
+            f"exercises/{lesson.id}/solution.py. {kept}")
 
 
 def set_aside(wb, lesson, target, stub):
     """Save the file at `target` before it is replaced; a sentence saying where it is."""
     if not target.is_file():
         return "There was no file to save."
-    version, new = save(wb.root, lesson.id, target.read_text(encoding="utf-8", errors="replace"), stub)
+    text = target.read_text(encoding="utf-8", errors="replace")
+    version, new = save(wb.root, lesson.id, text, stub)
     if version is None:
         return "It was the untouched stub, so there was nothing to save."
     where = version.path.relative_to(wb.root)
     n = lesson.entry.number
-    how = f"`make backups L={n:02d}` lists every saved version; `make restore L={n:02d} V={version.number}` brings this one back."
+    how = (f"`make backups L={n:02d}` lists every saved version; "
+           f"`make restore L={n:02d} V={version.number}` brings this one back.")
     if new:
         return f"Your version is saved as {where} (version {version.number}). {how}"
     return f"Your version was already saved as {where} (version {version.number}). {how}"
@@ -111,10 +114,12 @@ def listing(console, wb, lesson):
     kept = versions(wb.root, lesson.id)
     n = lesson.entry.number
     if not kept:
-        console.print(f"No saved versions of lesson {n:02d} yet: `make reset L={n:02d}` saves your file "
-                      "before it restores the stub.")
+        console.print(f"No saved versions of lesson {n:02d} yet: `make reset L={n:02d}` saves your "
+                      "file before it restores the stub.")
         return
     console.print(f"Saved versions of exercises/{lesson.id}/solution.py, oldest first:")
     for v in kept:
-        console.print(f"  {v.number:>3}  saved {v.saved}  {v.lines} lines  {v.path.relative_to(wb.root)}")
-    console.print(f"`make restore L={n:02d} V=N` brings back version N (your current file is saved first).")
+        console.print(f"  {v.number:>3}  saved {v.saved}  {v.lines} lines  "
+                      f"{v.path.relative_to(wb.root)}")
+    console.print(f"`make restore L={n:02d} V=N` brings back version N (your current file is saved "
+                  "first).")

@@ -19,7 +19,7 @@ def names(lessons):
     return [n.strip() for name in lessons for n in str(name).split(",") if n.strip()]
 
 
-class Progress:
+class CaseProgress:
     """A transient line while a check runs: which case, and how many timed out (on a terminal)."""
 
     def __init__(self, console, lesson):
@@ -36,8 +36,9 @@ class Progress:
         self.timeouts += outcome.status == "timeout"
         if self.status is not None:
             late = f"; {plural(self.timeouts, 'case')} timed out" if self.timeouts else ""
+            total = len(self.lesson.cases)
             self.status.update(f"Checking lesson {self.lesson.entry.number:02d}: case "
-                               f"{min(index + 2, len(self.lesson.cases))} of {len(self.lesson.cases)}{late}…")
+                               f"{min(index + 2, total)} of {total}{late}…")
 
     def __exit__(self, *exc):
         if self.status is not None:
@@ -82,12 +83,14 @@ def run(console, wb, lessons, file, as_json, sandbox):
     with Pool(1 if chosen else 0, sandbox, preload_for(chosen)) as pool:
         for lesson in chosen:
             path = Path(file) if file else wb.exercise(lesson.entry)
-            with (contextlib.nullcontext() if as_json else Progress(console, lesson)) as progress:
+            shown = contextlib.nullcontext() if as_json else CaseProgress(console, lesson)
+            with shown as progress:
                 ok = check_one(console, wb, lesson, path, as_json, pool, progress) and ok
             if not as_json:
                 console.print()
     if not as_json and not file:
         if chosen and ok:
-            console.print(f"[green]Every lesson checked passes ({plural(len(chosen), 'lesson')}).[/green]")
+            console.print(f"[green]Every lesson checked passes "
+                          f"({plural(len(chosen), 'lesson')}).[/green]")
         status.print_next(console, wb)
     return 0 if ok else 1

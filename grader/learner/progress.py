@@ -41,7 +41,8 @@ class Progress:
         self.notice = None
         try:
             self.data = json.loads(self.path.read_text())
-            if not isinstance(self.data, dict) or not all(isinstance(v, dict) for v in self.data.values()):
+            if not (isinstance(self.data, dict)
+                    and all(isinstance(v, dict) for v in self.data.values())):
                 raise ValueError("not a progress record")
         except FileNotFoundError:
             self.data = {}
