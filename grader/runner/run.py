@@ -13,7 +13,7 @@ from .child import wire
 from .child.worker import RUNNER_FAILED
 from grader.judge.outcome import Job, Outcome
 
-WHERE_SECONDS = 1.0     # how long a timed-out child may take to say where it is
+WHERE_SECONDS = 2.0     # how long a timed-out child may take to say where it is
 
 @dataclass(frozen=True)
 class Limits:

@@ -55,7 +55,7 @@ class Job:
 
 def report_where(signum, frame):
     """On the parent's signal at a time-out: send where the learner's code is, and what it printed."""
-    if Job.sending or Job.out is None:
+    if Job.sending or Job.path is None:
         return
     stack = [f for f in traceback.extract_stack(frame) if f.filename == Job.path]
     send(Job.out, {"kind": "where", "error": None, **Job.sink.fields(),
@@ -176,9 +176,8 @@ def serve(request, path, out):
     """Answer one job: import the learner's file once, then run its cases from `start` on."""
     limits.apply(request["limits"])
     name = request.get("name") or path
-    Job.out, Job.path = out, name
-    signal.signal(signal.SIGUSR1, report_where)
     sink = capture()
+    Job.path = name
     try:
         module = load(path, name)
         limits.after_import()
@@ -210,6 +209,8 @@ def main(result_fd, drop_privileges):
     """Read the job from stdin and write the learner's file; then, with privileges dropped, answer
     on `result_fd`. The working directory is the job's own."""
     out = os.fdopen(result_fd, "wb", buffering=0)
+    Job.out = out
+    signal.signal(signal.SIGUSR1, report_where)     # from the start: a time-out never kills it
     request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
     path = write_source(request["source"])
     drop_privileges()
