@@ -3,34 +3,56 @@ PY := .venv/bin/python
 GRADER := .venv/bin/grader
 STAMP := .venv/.installed
 L ?=
+# PyTorch's own package index to install torch from, e.g. the CPU-only build:
+# make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
+TORCH_INDEX ?=
 
-.PHONY: setup check hint status reset watch grade build verify test bench
+.PHONY: setup check hint status reset backups restore watch grade build verify test bench help
 .DEFAULT_GOAL := check
 
-setup: $(STAMP)
+# A virtual environment records absolute paths (its scripts' first line, the editable install of
+# the grader): when the workbook has moved, set it up again where it is now.
+ifneq ($(wildcard $(STAMP)),)
+ifneq ($(shell head -n1 $(GRADER) 2>/dev/null | cut -c3-),$(CURDIR)/.venv/bin/python)
+$(info .venv was set up for another folder (was the workbook moved or copied?); setting it up again here.)
+$(shell rm -f $(STAMP))
+endif
+endif
+
+setup: $(STAMP)  ## set up .venv (make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu for the CPU-only torch)
 
 $(STAMP): requirements.txt pyproject.toml
 	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 		&& apt-get install -y -qq bubblewrap >/dev/null; } \
 		|| echo "note: bubblewrap is not installed; class grading needs it (apt-get install bubblewrap)"
+	@test ! -e $(PY) || $(PY) -c '' 2>/dev/null || { echo ".venv no longer works; making it afresh."; rm -rf .venv; }
 	@test -x $(PY) || python3 -m venv .venv
+	$(if $(TORCH_INDEX),$(PY) -m pip install --quiet --disable-pip-version-check --index-url $(TORCH_INDEX) "$$(grep -E '^torch==' requirements.txt)")
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
-check: $(STAMP)  ## check every lesson you started (or one: make check L=01)
-	@$(GRADER) check $(L)
+check: $(STAMP)  ## check every lesson you started (or some: make check L=01 or L=01,02)
+	@$(GRADER) check -- $(L)
 
 hint: $(STAMP)  ## reveal one more hint: make hint L=01
 	@test -n "$(L)" || { echo "Name a lesson: make hint L=01"; exit 2; }
-	@$(GRADER) hint $(L)
+	@$(GRADER) hint -- $(L)
 
 status: $(STAMP)  ## the roadmap and your progress
 	@$(GRADER) status
 
-reset: $(STAMP)  ## restore a lesson's stub: make reset L=01
+reset: $(STAMP)  ## restore a lesson's stub, keeping your version: make reset L=01
 	@test -n "$(L)" || { echo "Name a lesson: make reset L=01"; exit 2; }
-	@$(GRADER) reset $(L)
+	@$(GRADER) reset -- $(L)
+
+backups: $(STAMP)  ## list the versions of a lesson that reset kept: make backups L=01
+	@test -n "$(L)" || { echo "Name a lesson: make backups L=01"; exit 2; }
+	@$(GRADER) backups -- $(L)
+
+restore: $(STAMP)  ## bring back a kept version: make restore L=01 (the latest) or V=2
+	@test -n "$(L)" || { echo "Name a lesson: make restore L=01 V=2"; exit 2; }
+	@$(GRADER) restore -- $(L) $(V)
 
 build: $(STAMP)  ## regenerate exercises/ from solutions/
 	@$(GRADER) build
@@ -42,11 +64,15 @@ test: $(STAMP)  ## the project's own tests
 	$(PY) -m pytest -n 2 --dist loadgroup -q
 
 watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
-	@$(GRADER) watch $(L)
+	@$(GRADER) watch -- $(L)
 
-grade: $(STAMP)  ## grade a class: make grade SUBMISSIONS=folder
+grade: $(STAMP)  ## grade a class: make grade SUBMISSIONS=folder [LESSONS=01,02] [OUT=grading] [JOBS=4]
 	@test -n "$(SUBMISSIONS)" || { echo "Name the class folder: make grade SUBMISSIONS=path"; exit 2; }
-	@$(GRADER) grade $(SUBMISSIONS)
+	@$(GRADER) grade $(if $(LESSONS),--lessons $(LESSONS)) $(if $(OUT),--out $(OUT)) \
+		$(if $(JOBS),--jobs $(JOBS)) -- $(SUBMISSIONS)
 
 bench: $(STAMP)  ## grading throughput: warm workers vs a process per job vs pytest
 	@$(PY) -m grader.bench
+
+help:  ## list these targets
+	@awk -F':.*## ' '/^[a-z]+:.*## /{printf "  make %-8s %s\n", $$1, $$2}' $(firstword $(MAKEFILE_LIST))

@@ -120,6 +120,11 @@ def recheck_latency(lesson_name, runs):
     return statistics.median(times)
 
 
+def note(what):
+    """Say what is being measured, so a run of a minute or more is not silent."""
+    print(f"... {what}", file=sys.stderr, flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -127,17 +132,19 @@ def main():
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-") as workdir:
+        note("preparing the jobs: computing the reference's answers for every case")
         jobs = make_jobs(workdir, args.copies)
         for lesson, _ in jobs:
             lesson.prepare()
         print(f"{len(jobs)} jobs (lessons {', '.join(LESSONS)}; reference and stub files), "
-              f"{args.parallel} in parallel, median of {args.runs} runs")
+              f"{args.parallel} in parallel, median of {args.runs} runs", flush=True)
         results = {}
         for name, run in (("warm workers", lambda: warm(jobs, args.parallel)),
                           ("warm workers, sandboxed", lambda: warm(jobs, args.parallel, True)),
                           ("fresh process per job", lambda: fresh(jobs, args.parallel)),
                           ("plain pytest per submission",
                            lambda: plain_pytest(jobs, args.parallel, workdir))):
+            note(f"timing {name} ({args.runs} runs)")
             results[name] = statistics.median(run() for _ in range(args.runs))
         base = results["warm workers"]
         for name, seconds in results.items():
@@ -146,7 +153,7 @@ def main():
     print("check latency (whole `grader check` command, reference file), median of "
           f"{args.runs} runs:")
     for lesson in ("01", "10"):
-        print(f"  lesson {lesson}: {check_latency(lesson, args.runs):.2f} s")
+        print(f"  lesson {lesson}: {check_latency(lesson, args.runs):.2f} s", flush=True)
     print(f"re-check on a warm worker (as `grader watch` does), median of 5: "
           f"lesson 01 {1000 * recheck_latency('01', 5):.0f} ms, "
           f"lesson 10 {1000 * recheck_latency('10', 5):.0f} ms")

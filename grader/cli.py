@@ -1,60 +1,27 @@
 """The `grader` command: the learner's check, hints and roadmap, and the author's build and verify."""
-import contextlib
-import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich import progress as bars
-from rich.markdown import Markdown
 from rich.markup import escape
 
 from grader.lessons import build as builder
-from grader.learner import report
+from grader.learner import backups, hints
+from grader.learner import check as learner_check
+from grader.learner import status as learner_status
+from grader.learner import watch as learner_watch
+from grader.learner.commands import plural
+from grader.learner.workbook import Workbook
 from grader.lessons import roadmap
+from . import __version__
 from .errors import GraderError
-from grader.judge.grade import grade_file
-from grader.lessons.lesson import LessonError, load
-from grader.learner.progress import Progress
-from grader.runner.workers import GRADER_HOME, Pool, preload_for
+from grader.lessons.lesson import LessonError
+from grader.runner.workers import GRADER_HOME
 
 console = Console(highlight=False, soft_wrap=True)
-
-
-class Workbook:
-    """The repository the commands work on: its roadmap and the learner's progress."""
-
-    def __init__(self, root):
-        self.root = Path(root)
-        self.roadmap = roadmap.load(self.root)
-        self.progress = Progress(self.root)
-        self.lock = builder.load_lock(self.root)
-
-    def started(self, entry):
-        return builder.started(self.root, entry, self.lock)
-
-    def lesson(self, name):
-        return load(self.roadmap, name)
-
-    def exercise(self, entry):
-        return self.root / "exercises" / entry.id / "solution.py"
-
-    def state(self, entry):
-        if not self.roadmap.available(entry):
-            return "coming soon"
-        record = self.progress.lesson(entry.id)
-        if record.get("passed"):
-            return "passed"
-        if record.get("score") is not None:
-            return "failing"
-        return "started" if self.started(entry) else "not started"
-
-    def next_lesson(self):
-        return next((e for e in self.roadmap.entries
-                     if self.roadmap.available(e) and self.state(e) != "passed"), None)
 
 
 def fail(message, code=2):
@@ -63,61 +30,24 @@ def fail(message, code=2):
 
 
 @click.group()
+@click.version_option(__version__, prog_name="grader", message="%(prog)s %(version)s")
 @click.option("--root", type=click.Path(file_okay=False), default=None, hidden=True,
               help="The workbook's folder (default: the one holding this grader).")
 @click.pass_context
 def cli(ctx, root):
     """The Transformer Workbook: check your lessons, get hints, follow the roadmap."""
     ctx.obj = Workbook(root or os.environ.get("WORKBOOK_ROOT") or GRADER_HOME)
-
-
-STATE_STYLE = {"passed": "green", "failing": "red", "started": "yellow", "not started": "white",
-               "coming soon": "dim"}
-
-
-def print_roadmap(wb):
-    console.print(f"[bold]{escape(wb.roadmap.title)}[/bold]")
-    for number, (title, entries) in enumerate(wb.roadmap.chapters, 1):
-        console.print(f"\n  [bold]Chapter {number}: {escape(title)}[/bold]")
-        for e in entries:
-            state = wb.state(e)
-            record = wb.progress.lesson(e.id)
-            extra = ""
-            if state == "failing":
-                extra = f" ({record['score']:.0%})"
-            if record.get("hints"):
-                extra += f"  [dim]hints {record['hints']}/3[/dim]"
-            console.print(f"    {e.number:02d} {escape(e.title):<46} "
-                          f"[{STATE_STYLE[state]}]{state}[/{STATE_STYLE[state]}]{extra}")
-
-
-def print_next(wb):
-    e = wb.next_lesson()
-    if e is None:
-        console.print("\n[bold green]Every lesson written so far is passed.[/bold green]")
-    else:
-        console.print(f"\n[bold]Next:[/bold] lesson {e.number:02d}, {escape(e.title)}: edit "
-                      f"exercises/{e.id}/solution.py (read exercises/{e.id}/README.md), "
-                      f"then `make check L={e.number:02d}`.")
+    if ctx.obj.progress.notice:
+        notice = escape(ctx.obj.progress.notice)
+        Console(stderr=True, highlight=False).print(f"[yellow]{notice}[/yellow]")
 
 
 @cli.command()
 @click.pass_obj
 def status(wb):
     """The roadmap: every lesson's state and the hints you used."""
-    print_roadmap(wb)
-    print_next(wb)
-
-
-def check_one(wb, lesson, path, as_json, pool):
-    result = grade_file(lesson, path, pool)
-    if path == wb.exercise(lesson.entry):
-        wb.progress.update(lesson.id, passed=result.passed, score=round(result.score, 6))
-    if as_json:
-        click.echo(json.dumps(report.as_json(result)))
-    else:
-        report.render(console, result, wb.progress.lesson(lesson.id).get("hints", 0))
-    return result.passed
+    learner_status.print_roadmap(console, wb)
+    learner_status.print_next(console, wb)
 
 
 @cli.command()
@@ -130,27 +60,9 @@ def check_one(wb, lesson, path, as_json, pool):
 @click.pass_obj
 def check(wb, lessons, file, as_json, sandbox):
     """Check LESSONS (default: every lesson you started), then point at the next one."""
-    if file and len(lessons) != 1:
-        fail("--file grades one lesson: name it, as in `grader check 01 --file mine.py`.")
-    if lessons:
-        chosen = [wb.lesson(name) for name in lessons]
-    else:
-        chosen = [wb.lesson(e.id) for e in wb.roadmap.entries
-                  if wb.roadmap.available(e) and wb.started(e)]
-        if not chosen and not as_json:
-            print_roadmap(wb)
-    ok = True
-    with Pool(1 if chosen else 0, sandbox, preload_for(chosen)) as pool:
-        for lesson in chosen:
-            path = Path(file) if file else wb.exercise(lesson.entry)
-            ok = check_one(wb, lesson, path, as_json, pool) and ok
-            if not as_json:
-                console.print()
-    if not lessons:
-        ok = ok and wb.next_lesson() is None
-        if not as_json:
-            print_next(wb)
-    sys.exit(0 if ok else 1)
+    if file and len(learner_check.names(lessons)) != 1:
+        fail("--file grades one lesson: name it, as in `.venv/bin/grader check 01 --file mine.py`.")
+    sys.exit(learner_check.run(console, wb, lessons, file, as_json, sandbox))
 
 
 @cli.command()
@@ -162,21 +74,7 @@ def watch(wb, lesson, interval):
     entry = wb.lesson(lesson).entry if lesson else wb.next_lesson()
     if entry is None:
         fail("Every lesson written so far is passed; name one to watch it anyway.")
-    lesson = wb.lesson(entry.id)
-    path = wb.exercise(entry)
-    seen = None
-    with Pool(preload=preload_for([lesson])) as pool, contextlib.suppress(KeyboardInterrupt):
-        while True:
-            content = path.read_bytes() if path.is_file() else None
-            if content != seen:
-                seen = content
-                console.clear()
-                started = time.monotonic()
-                check_one(wb, lesson, path, False, pool)
-                console.print(f"\n[dim]Checked at {time.strftime('%H:%M:%S')} in "
-                              f"{time.monotonic() - started:.2f} s; watching exercises/{entry.id}/"
-                              "solution.py for changes (Ctrl-C stops).[/dim]")
-            time.sleep(interval)
+    learner_watch.watch(console, wb, wb.lesson(entry.id), interval)
 
 
 @cli.command()
@@ -185,31 +83,32 @@ def watch(wb, lesson, interval):
 @click.pass_obj
 def hint(wb, lesson, seen):
     """Reveal one more hint tier for LESSON (three in all)."""
-    lesson = wb.lesson(lesson)
-    tiers = lesson.prose.hints
-    used = wb.progress.lesson(lesson.id).get("hints", 0)
-    if not seen and used < len(tiers):
-        used += 1
-        wb.progress.update(lesson.id, hints=used)
-    if used == 0:
-        console.print(f"No hints revealed yet: `grader hint {lesson.entry.number:02d}` shows the first.")
-    for i, (title, body) in enumerate(tiers[:used], 1):
-        console.print(f"\n[bold]Hint {i} of {len(tiers)}: {escape(title)}[/bold]")
-        console.print(Markdown(body))
-    if not seen and used == len(tiers):
-        console.print("\n[dim]That was the last hint.[/dim]")
+    hints.reveal(console, wb, wb.lesson(lesson), seen)
 
 
 @cli.command()
 @click.argument("lesson")
 @click.pass_obj
 def reset(wb, lesson):
-    """Restore LESSON's stub (your version is saved in .workbook/backup/)."""
-    lesson = wb.lesson(lesson)
-    backup = builder.reset(wb.roadmap, lesson)
-    wb.progress.update(lesson.id, passed=False, score=None)
-    console.print(f"Restored exercises/{lesson.id}/solution.py."
-                  + (f" Your version is saved as {backup.relative_to(wb.root)}." if backup else ""))
+    """Restore LESSON's stub; your version is kept as a numbered backup in .workbook/backup/."""
+    console.print(backups.reset(wb, wb.lesson(lesson)))
+
+
+@cli.command("backups")
+@click.argument("lesson")
+@click.pass_obj
+def backups_cmd(wb, lesson):
+    """List the saved versions of LESSON's file (kept by reset and restore)."""
+    backups.listing(console, wb, wb.lesson(lesson))
+
+
+@cli.command()
+@click.argument("lesson")
+@click.argument("version", type=click.IntRange(1), required=False)
+@click.pass_obj
+def restore(wb, lesson, version):
+    """Bring back saved VERSION of LESSON's file (default: the latest), saving the current one."""
+    console.print(backups.restore(wb, wb.lesson(lesson), version))
 
 
 @cli.command()
@@ -231,15 +130,16 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, no_sandbox):
     chosen = ([wb.lesson(name) for name in lessons.split(",") if name.strip()] if lessons
               else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
     err = Console(stderr=True)
-    columns = (*bars.Progress.get_default_columns(), bars.MofNCompleteColumn())
+    columns = (bars.TextColumn("{task.description}"), bars.BarColumn(), bars.MofNCompleteColumn(),
+               bars.TimeElapsedColumn())   # no time-remaining guess: time-outs make it wrong
     with bars.Progress(*columns, console=err, transient=True) as bar:
         def progress(total):
             task = bar.add_task("Grading", total=total)
             return lambda submission, result: bar.advance(task)
         learners, graded = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
                                        case_seconds, progress)
-    console.print(f"Graded {len(graded)} submissions from {len(learners)} learners on "
-                  f"{len(chosen)} lessons{' without the sandbox' if no_sandbox else ''}: "
+    console.print(f"Graded {plural(len(graded), 'submission')} from {plural(len(learners), 'learner')} "
+                  f"on {plural(len(chosen), 'lesson')}{' without the sandbox' if no_sandbox else ''}: "
                   f"{Path(out) / 'gradebook.sqlite'}, {Path(out) / 'grades.csv'}")
 
 
@@ -310,6 +210,10 @@ def print_corpus(wb, only):
     sys.exit(1 if any(t.surprises for t in tallies) else 0)
 
 
+INTERRUPTED = {"grade": "Interrupted; nothing recorded so far was lost.",
+               "check": "Interrupted; the lessons checked so far are recorded."}
+
+
 def main():
     """Run the CLI; a learner sees a clear message, never the grader's own traceback."""
     try:
@@ -320,7 +224,8 @@ def main():
         e.show()
         sys.exit(2)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        fail("Interrupted; nothing recorded so far was lost.", 130)
+        command = next((a for a in sys.argv[1:] if a in cli.commands), None)
+        fail(INTERRUPTED.get(command, "Interrupted."), 130)
     except OSError as e:
         fail(f"{e.strerror or e}: {e.filename}" if e.filename else str(e))
     except (roadmap.UnknownLesson, LessonError, GraderError, ValueError) as e:

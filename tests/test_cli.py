@@ -4,6 +4,7 @@ import shutil
 
 import pytest
 
+from conftest import GOOD_SOFTMAX
 from grader.learner import progress as progress_module
 
 
@@ -62,7 +63,9 @@ def test_lessons_are_named_by_number_or_slug(workbook, run_grader, name):
 
 @pytest.mark.parametrize("args, words", [
     (("check", "sofmax"), "There is no lesson named 'sofmax'. Did you mean softmax?"),
-    (("hint", "99"), "There is no lesson named '99'."),
+    (("hint", "99"), "There is no lesson 99: lessons are numbered 01 to 22"),
+    (("hint", "011"), "There is no lesson 011: lessons are numbered 01 to 22"),
+    (("check", "--", "-1"), "There is no lesson -1: lessons are numbered 01 to 22"),
     (("check", "22"), "is coming soon"),
     (("check", "01", "02", "--file", "x.py"), "--file grades one lesson"),
     (("frobnicate",), "No such command"),
@@ -111,9 +114,42 @@ def test_reset_restores_the_stub_and_keeps_a_backup(workbook, run_grader):
     original = stub.read_text()
     stub.write_text("# my work\n")
     result = run_grader(workbook, "reset", "softmax")
-    assert result.returncode == 0 and "saved as .workbook/backup/01-softmax.py" in result.stdout
+    assert result.returncode == 0 and "saved as .workbook/backup/01-softmax/1.py" in result.stdout
     assert stub.read_text() == original
-    assert (workbook / ".workbook" / "backup" / "01-softmax.py").read_text() == "# my work\n"
+    assert (workbook / ".workbook" / "backup" / "01-softmax" / "1.py").read_text() == "# my work\n"
+
+
+def test_reset_twice_never_loses_the_solution(workbook, run_grader):
+    """Reset, reset again, a new attempt, reset: every version is kept, none overwritten."""
+    stub = workbook / "exercises" / "01-softmax" / "solution.py"
+    backup = workbook / ".workbook" / "backup" / "01-softmax"
+    stub.write_text(GOOD_SOFTMAX)
+    assert "saved as .workbook/backup/01-softmax/1.py" in run_grader(workbook, "reset", "01").stdout
+    again = run_grader(workbook, "reset", "01").stdout
+    assert "untouched stub, so there was nothing to save" in again and "saved as" not in again
+    stub.write_text("# second attempt\n")
+    run_grader(workbook, "reset", "01")
+    stub.write_text(GOOD_SOFTMAX)
+    assert "already saved as .workbook/backup/01-softmax/1.py" in run_grader(workbook, "reset", "01").stdout
+    assert sorted(p.name for p in backup.iterdir()) == ["1.py", "2.py"]
+    assert (backup / "1.py").read_text() == GOOD_SOFTMAX
+    listed = run_grader(workbook, "backups", "01").stdout
+    assert "  1  saved" in listed and "  2  saved" in listed and "make restore L=01 V=N" in listed
+    restored = run_grader(workbook, "restore", "01", "1")
+    assert restored.returncode == 0 and "Restored version 1" in restored.stdout
+    assert stub.read_text() == GOOD_SOFTMAX
+    assert run_grader(workbook, "check", "01").returncode == 0
+    missing = run_grader(workbook, "restore", "01", "7")
+    assert missing.returncode == 2 and "has no saved version 7; there are 1, 2" in missing.stdout
+
+
+def test_a_backup_from_before_numbering_is_kept_as_version_1(workbook, run_grader):
+    legacy = workbook / ".workbook" / "backup" / "01-softmax.py"
+    legacy.parent.mkdir(parents=True)
+    legacy.write_text("# old backup\n")
+    (workbook / "exercises" / "01-softmax" / "solution.py").write_text("# newer\n")
+    assert "saved as .workbook/backup/01-softmax/2.py" in run_grader(workbook, "reset", "01").stdout
+    assert (workbook / ".workbook" / "backup" / "01-softmax" / "1.py").read_text() == "# old backup\n"
 
 
 def test_build_never_overwrites_a_changed_stub(workbook, run_grader):
@@ -131,13 +167,17 @@ def test_build_check_reports_drift(workbook, run_grader):
     assert result.returncode == 1 and "exercises/01-softmax/README.md" in result.stdout
 
 
-def test_damaged_progress_file_is_reported_not_overwritten(workbook, run_grader):
+def test_damaged_progress_file_is_kept_aside_and_progress_starts_afresh(workbook, run_grader):
     path = workbook / ".workbook" / "progress.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("{half a file")
     result = run_grader(workbook, "hint", "01")
-    assert result.returncode == 2 and "is damaged" in result.stdout
-    assert path.read_text() == "{half a file"
+    assert result.returncode == 0 and "Hint 1 of 3" in result.stdout
+    assert "was damaged, so your progress starts afresh" in result.stderr
+    kept = list(path.parent.glob("progress.damaged-*.json"))
+    assert len(kept) == 1 and kept[0].read_text() == "{half a file"
+    assert json.loads(path.read_text())["01-softmax"]["hints"] == 1
+    assert "damaged" not in run_grader(workbook, "status").stderr
 
 
 def test_progress_survives_an_interrupted_write(tmp_path, monkeypatch):

@@ -151,7 +151,8 @@ def test_forged_result_frames_break_only_this_job(pool, softmax_lesson, tmp_path
 
 def test_json_contract(pool, softmax_lesson, tmp_path):
     data = as_json(grade(pool, softmax_lesson, tmp_path, GOOD.replace("x - np.max(x, axis=axis, keepdims=True)", "x")))
-    assert set(data) == {"lesson", "passed", "score", "cases", "diagnosis", "constraints", "error"}
+    assert set(data) == {"lesson", "passed", "score", "cases", "diagnosis", "constraints", "error",
+                         "error_line"}
     assert data["lesson"] == "01-softmax" and data["passed"] is False and 0 < data["score"] < 1
     assert set(data["cases"][0]) == {"name", "public", "passed", "message"}
     assert data["diagnosis"][0]["mistake"] == "no-max-shift" and data["error"] is None

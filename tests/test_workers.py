@@ -55,8 +55,8 @@ def test_children_run_torch_on_one_thread(pool, softmax_lesson, tmp_path):
     result = grade(pool, softmax_lesson, tmp_path, """
         import torch
         assert torch.get_num_threads() == 1, f"{torch.get_num_threads()} threads"
-        """)
-    assert result.error is None and result.passed
+        """)   # lesson 01 forbids torch (a broken rule), but every case runs and passes
+    assert result.error is None and all(r.verdict.passed for r in result.cases)
 
 
 def test_a_worker_killed_once_is_replaced_and_the_job_retried(softmax_lesson, tmp_path):

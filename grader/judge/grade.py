@@ -33,7 +33,7 @@ class Result:
     diagnosis: list = field(default_factory=list)
     error: str = None         # why the file could not be graded at all
     error_line: int = None
-    stdout: str = ""          # what the file printed while it was imported
+    printed: dict = None      # what the file printed while it was imported (stdout, its counts)
 
     @property
     def passed_count(self):
@@ -50,12 +50,42 @@ class Result:
         return self.error is None and not self.violations and self.passed_count == len(self.cases)
 
     @property
+    def stdout(self):
+        return (self.printed or {}).get("stdout", "")
+
+    @property
     def hint(self):
-        """The hint tier that best addresses the first thing wrong, if the lesson names one."""
+        """The hint tier that best addresses the first thing wrong, if the lesson names one: only
+        for a wrong answer or an error of the lesson's own (never for a file that cannot be
+        graded, a time-out, a crash, a missing function or an untouched stub)."""
+        if self.error:
+            return None
         for d in self.diagnosis:
             if d.hint:
                 return d.hint
-        return next((r.case.hint for r in self.cases if not r.verdict.passed and r.case.hint), None)
+        return next((r.case.hint for r in self.cases
+                     if not r.verdict.passed and r.case.hint and about_the_lesson(r.outcome)), None)
+
+
+NOT_ABOUT_THE_LESSON = {"NotImplementedError", "MissingFunction", "ModuleNotFoundError",
+                        "ImportError", "SyntaxError", "KeyboardInterrupt", "SystemExit",
+                        "MemoryError", "RecursionError", "UnsupportedReturn"}
+
+
+def about_the_lesson(outcome):
+    """Whether a failing outcome says something about the lesson's subject (a wrong answer, or an
+    exception such as a shape error), rather than about the file or the run."""
+    if outcome.status == "ok":
+        return True
+    return outcome.status == "error" and outcome.error["type"] not in NOT_ABOUT_THE_LESSON
+
+
+def shown_name(path):
+    """How tracebacks and warnings name the file: relative to the current folder when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return str(path)
 
 
 def read_source(path):
@@ -63,7 +93,7 @@ def read_source(path):
     learner-facing reason."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"there is no file at {path}")
+        raise ValueError(f"there is no file at {shown_name(path)}")
     if path.stat().st_size > MAX_SOURCE:
         raise ValueError(f"{path.name} is larger than {MAX_SOURCE // 1024} KiB")
     try:
@@ -78,38 +108,42 @@ def read_source(path):
         raise ValueError(f"{path.name} could not be parsed (too deeply nested, or a null byte)") from None
 
 
-def run_learner(pool, source, cases, limits):
+def run_learner(pool, source, cases, limits, name=None, progress=None):
     """The learner's outcomes; a worker that died twice under this file counts as its crash."""
     try:
-        return pool.run(lambda worker: run.run_job(worker, source, cases, limits))
+        return pool.run(lambda worker: run.run_job(worker, source, cases, limits, name, progress))
     except WorkerDied:
         return Job([Outcome("crash", detail="the grading worker died twice while running this file")
                     for _ in cases])
 
 
-def grade_file(lesson, path, pool, limits=None):
+def grade_file(lesson, path, pool, limits=None, progress=None):
     """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
-    is inside the Result."""
+    is inside the Result. `progress(index, outcome)` is told as each case ends."""
     result = Result(lesson, Path(path))
     try:
         source, tree = read_source(path)
     except SyntaxError as e:
-        result.error, result.error_line = f"{e.msg} (line {e.lineno})", e.lineno
+        result.error, result.error_line = e.msg, e.lineno
         return result
     except ValueError as e:
         result.error = str(e)
         return result
     spec = lesson.spec
-    result.violations = constraints.check(tree, spec, any(c.float_errors for c in lesson.cases))
+    result.violations = constraints.check(tree, spec, any(c.float_errors for c in lesson.cases),
+                                          lesson.entry.framework)
     limits = limits or run.Limits(case_seconds=spec.timeout)
     with ThreadPoolExecutor(1) as reference:
         expected = reference.submit(lambda: lesson.expected)   # while the child imports the file
-        job = run_learner(pool, source, lesson.cases, limits)
+        job = run_learner(pool, source, lesson.cases, limits, shown_name(path), progress)
         expected = expected.result()
-    result.stdout = job.import_stdout
+    result.printed = job.import_printed
     if job.import_error:
-        result.error = "your file could not be imported: " + error_text(job.import_error)
+        error = {**job.import_error, "line": None}     # the line is told apart, once
+        result.error = "your file could not be imported: " + error_text(error)
         result.error_line = job.import_error.get("line")
+        if job.import_error["type"] == "ImportTimeout" and job.import_error["trace"]:
+            result.error += f"; your code was at {job.import_error['trace'][-1]}"
     elif job.channel_error:
         result.error = job.channel_error
     result.cases = [CaseResult(c, judge(c, o, e, spec), o, e, i)

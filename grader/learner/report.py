@@ -1,11 +1,15 @@
 """Show a graded lesson: on the terminal for a learner, or as one JSON object for tools."""
-from pathlib import Path
-
 from rich.markup import escape
 
 from grader.display import show, shape_of
+from grader.judge.grade import shown_name
+from grader.runner.child.runner import MAX_CAPTURE
+
+from .commands import grader, make, plural
 
 MAX_PRINTED_LINES = 12
+MAX_LINE = 200
+MAX_NAMES = 4
 
 
 def as_json(result):
@@ -20,7 +24,14 @@ def as_json(result):
         "constraints": [{"rule": v.rule, "line": v.line, "message": v.message}
                         for v in result.violations],
         "error": result.error,
+        "error_line": result.error_line,
     }
+
+
+def failed_json(lesson_id, error):
+    """The `--json` object for a file the grader could not grade because of its own failure."""
+    return {"lesson": lesson_id, "passed": False, "score": 0.0, "cases": [], "diagnosis": [],
+            "constraints": [], "error": error, "error_line": None}
 
 
 def call_text(call):
@@ -29,36 +40,101 @@ def call_text(call):
     return f"{call.fn}({', '.join(args)})"
 
 
-def printed(text):
-    lines = text.rstrip().splitlines()
-    more = len(lines) - MAX_PRINTED_LINES
-    lines = lines[:MAX_PRINTED_LINES] + ([f"... ({more} more lines)"] if more > 0 else [])
-    return "\n".join(f"        [dim]| {escape(l)}[/dim]" for l in lines)
+def printed(text, lines=None, chars=None, indent=8):
+    """What the code printed, at most MAX_PRINTED_LINES lines, each cut at MAX_LINE characters;
+    then how many more lines it printed, and whether the grader kept only the first part."""
+    shown = text.splitlines()[:MAX_PRINTED_LINES]
+    lines = len(text.splitlines()) if lines is None else lines
+    cut = chars is not None and chars > len(text)
+    out = [line if len(line) <= MAX_LINE else line[:MAX_LINE] + " …" for line in shown]
+    notes = []
+    if lines > len(shown):
+        notes.append(f"{lines - len(shown):,} more {'line' if lines - len(shown) == 1 else 'lines'}"
+                     " not shown")
+    if cut:
+        notes.append(f"it printed {chars:,} characters; the grader keeps the first {MAX_CAPTURE:,}")
+    if notes:
+        out.append(f"... ({'; '.join(notes)})")
+    pad = " " * indent
+    return "\n".join(f"{pad}[dim]| {escape(line)}[/dim]" for line in out)
 
 
-def case_lines(r):
-    name = escape(r.case.name)
-    if r.verdict.passed:
-        return [f"  [green]✓[/green] {name}"]
-    lines = [f"  [red]✗ {name}[/red]: {escape(r.verdict.message)}"]
-    if r.case.public:
-        lines.append(f"      input:    {escape(r.case.probe or call_text(r.case.calls[0]))}")
-        if r.expected.status == "ok" and len(r.expected.outputs) == 1:
-            lines.append(f"      expected: {escape(show(r.expected.outputs[0], summarize=True))}")
-            if r.outcome.status == "ok" and r.outcome.outputs:
-                got = r.outcome.outputs[0]
-                shape = shape_of(got)
-                lines.append(f"      got:      {escape(show(got, summarize=True))}"
-                             + (f"  [dim](shape {tuple(shape)})[/dim]" if shape else ""))
-    elif r.case.probe:
-        lines.append(f"      [dim]probes: {escape(r.case.probe)}[/dim]")
-    if r.outcome.error and r.outcome.error.get("trace") and r.outcome.error["type"] not in (
-            "NotImplementedError", "MissingFunction"):
-        lines.append("      [dim]where: " + escape(r.outcome.error["trace"][-1]) + "[/dim]")
-    if r.outcome.stdout.strip():
-        lines.append("      your code printed:")
-        lines.append(printed(r.outcome.stdout))
+def public_lines(r):
+    """A failing public case: its input, expected and got."""
+    lines = [f"      input:    {escape(r.case.probe or call_text(r.case.calls[0]))}"]
+    if r.expected.status == "ok" and len(r.expected.outputs) == 1:
+        lines.append(f"      expected: {escape(show(r.expected.outputs[0], summarize=True))}")
+        if r.outcome.status == "ok" and r.outcome.outputs:
+            got = r.outcome.outputs[0]
+            shape = shape_of(got)
+            lines.append(f"      got:      {escape(show(got, summarize=True))}"
+                         + (f"  [dim](shape {tuple(shape)})[/dim]" if shape else ""))
     return lines
+
+
+def where_line(outcome):
+    """Where the learner's code was: the innermost line of its own traceback (or of its stack at
+    a time-out)."""
+    error = outcome.error or {}
+    trace = outcome.where if outcome.status == "timeout" else error.get("trace")
+    if not trace or error.get("type") in ("NotImplementedError", "MissingFunction"):
+        return []
+    verb = "your code was at" if outcome.status == "timeout" else "where"
+    return [f"      [dim]{verb}: {escape(trace[-1])}[/dim]"]
+
+
+def names(results):
+    shown = [r.case.name for r in results[:MAX_NAMES]]
+    more = len(results) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more else "")
+
+
+def case_lines(cases):
+    """The cases pytest-style, but so that a wrong answer fits on one screen: passing cases on one
+    line, public failures in full, hidden failures with the same message together, once."""
+    out = []
+    passed = [r for r in cases if r.verdict.passed]
+    if passed:
+        out.append(f"  [green]✓[/green] {plural(len(passed), 'case')} passed: {escape(names(passed))}")
+    groups = {}
+    for r in cases:
+        if not r.verdict.passed and not (r.case.public and r.outcome.status == "ok"):
+            groups.setdefault((r.outcome.status, r.verdict.message), []).append(r)
+    for r in cases:
+        if r.verdict.passed:
+            continue
+        if r.case.public and r.outcome.status == "ok":
+            out.append(f"  [red]✗ {escape(r.case.name)}[/red]: {escape(r.verdict.message)}")
+            out += public_lines(r) + where_line(r.outcome)
+            continue
+        group = groups.pop((r.outcome.status, r.verdict.message), None)
+        if group is None:
+            continue
+        if r.outcome.status == "not-run":
+            out.append(f"  [dim]· {plural(len(group), 'case')} not run ({escape(r.outcome.detail)})"
+                       "[/dim]")
+        elif len(group) == 1:
+            out.append(f"  [red]✗ {escape(r.case.name)}[/red]: {escape(r.verdict.message)}")
+            if r.case.probe:
+                out.append(f"      [dim]probes: {escape(r.case.probe)}[/dim]")
+        elif r.outcome.status == "timeout":
+            out.append(f"  [red]✗ {len(group)} cases timed out[/red]: {escape(r.outcome.detail)}")
+            out.append(f"      [dim]cases: {escape(names(group))}[/dim]")
+        else:
+            out.append(f"  [red]✗ the same in {len(group)} cases[/red]: {escape(r.verdict.message)}")
+            out.append(f"      [dim]cases: {escape(names(group))}[/dim]")
+        if r.outcome.status != "not-run":
+            out += where_line(next((g.outcome for g in group if where_line(g.outcome)), r.outcome))
+    return out
+
+
+def output_lines(cases):
+    """What the learner's code printed during the first case (or the first that printed), once."""
+    r = next((r for r in cases if r.outcome.stdout.strip()), None)
+    if r is None:
+        return []
+    return [f"  your code printed during {escape(r.case.name)}:",
+            printed(r.outcome.stdout, r.outcome.stdout_lines or None, r.outcome.stdout_chars or None)]
 
 
 def hint_line(result, revealed):
@@ -68,50 +144,56 @@ def hint_line(result, revealed):
     best = result.hint
     if best and best <= revealed:
         return (f"Hint {best} ({tiers[best - 1][0]}) addresses this; you have seen it: "
-                f"`grader hint {n:02d} --seen` shows it again.")
+                f"`{grader('hint', f'{n:02d}', '--seen')}` shows it again.")
     if revealed >= len(tiers):
-        return f"You have seen all {len(tiers)} hints: `grader hint {n:02d} --seen` shows them again."
+        return (f"You have seen all {len(tiers)} hints: `{grader('hint', f'{n:02d}', '--seen')}` "
+                "shows them again.")
     tier = revealed + 1
     if best and best > tier:
-        return (f"Stuck? Hint {best} ({tiers[best - 1][0]}) addresses this; `make hint L={n:02d}` "
+        return (f"Stuck? Hint {best} ({tiers[best - 1][0]}) addresses this; `{make('hint', n)}` "
                 f"reveals one tier per call, starting with hint {tier}: {tiers[tier - 1][0]}.")
     about = " (it addresses this)" if best == tier else ""
-    return f"Stuck? `make hint L={n:02d}` reveals hint {tier}: {tiers[tier - 1][0]}{about}."
+    return f"Stuck? `{make('hint', n)}` reveals hint {tier}: {tiers[tier - 1][0]}{about}."
 
 
-def shown_path(path):
-    """A path relative to the current folder when it lies below it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def render(console, result, revealed=0):
-    """Print a Result for a learner, pytest-style: what passed, what failed and why, what next."""
+def render(console, result, revealed=0, own_file=True):
+    """Print a Result for a learner: what passed, what failed and why, what next. `own_file`: the
+    file is the lesson's exercise (so `make reset` can bring back its stub)."""
     e = result.lesson.entry
     total = len(result.cases)
-    status = ("[bold green]passed[/bold green]" if result.passed
-              else f"[bold red]{result.passed_count}/{total} cases passed[/bold red]")
+    if result.passed:
+        status = "[bold green]passed[/bold green]"
+    elif result.error:
+        status = "[bold red]could not be graded[/bold red]"
+    else:
+        status = f"[bold red]{result.passed_count}/{plural(total, 'case')} passed[/bold red]"
     console.print(f"[bold]Lesson {e.number:02d} · {escape(e.title)}[/bold]  {status}")
     if result.error:
-        where = f" [dim]({escape(shown_path(result.path))}:{result.error_line})[/dim]" if result.error_line else ""
+        where = (f" [dim](at {escape(shown_name(result.path))}, line {result.error_line})[/dim]"
+                 if result.error_line else "")
         console.print(f"  [red]{escape(result.error)}[/red]{where}")
+        if own_file and not result.path.is_file():
+            console.print(f"  `{make('reset', e.number)}` brings back the lesson's stub.")
     if result.stdout.strip():
         console.print("  your file printed while it was imported:")
-        console.print(printed(result.stdout))
+        console.print(printed(result.stdout, result.printed.get("stdout_lines"),
+                              result.printed.get("stdout_chars")))
     for v in result.violations:
         console.print(f"  [red]✗ rule broken[/red] (line {v.line}): {escape(v.message)}")
     untouched = [r for r in result.cases if r.verdict.message == "not implemented yet"]
     if untouched and len(untouched) == len(result.cases):
-        names = ", ".join(f"`{f}`" for f in result.lesson.spec.functions)
-        console.print(f"  [yellow]not implemented yet:[/yellow] write {names} in {escape(shown_path(result.path))}"
-                      f" ({len(untouched)} cases are waiting)")
+        functions = ", ".join(f"`{f}`" for f in result.lesson.spec.functions)
+        console.print(f"  [yellow]not implemented yet:[/yellow] write {functions} in "
+                      f"{escape(shown_name(result.path))} ({plural(len(untouched), 'case')} waiting)")
     elif not (result.error and all(r.outcome.status == "not-run" for r in result.cases)):
-        for r in result.cases:
-            for line in case_lines(r):
-                console.print(line, highlight=False)
+        for line in case_lines(result.cases):
+            console.print(line, highlight=False)
+        if any(not r.verdict.passed and r.case.public and r.outcome.status == "ok"
+               for r in result.cases):
+            console.print("  [dim]Numbers are shown rounded to 6 significant digits.[/dim]")
+    for line in output_lines(result.cases):
+        console.print(line, highlight=False)
     for d in result.diagnosis:
         console.print(f"\n  [bold yellow]{d.label}:[/bold yellow] {escape(d.message)}")
-    if not result.passed:
+    if not result.passed and not result.error:
         console.print(f"\n  {escape(hint_line(result, revealed))}")

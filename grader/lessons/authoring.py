@@ -18,6 +18,9 @@ class Spec:
     no_loops: "No loops": no for/while/comprehension inside the learner's functions.
     forbidden: names the learner's file may not use, each with the reason shown.
     timeout: seconds a single case may take.
+    hint_topics: per hint tier, in order, the words that tier is about (each must appear in the
+        tier's text). A mistake or case that names hint N must mention one of tier N's topics (in
+        its message, or its name or probe), so that the pointer leads to the hint that addresses it.
     """
 
     functions: tuple
@@ -26,6 +29,7 @@ class Spec:
     no_loops: bool = False
     forbidden: dict = field(default_factory=dict)
     timeout: float = 5.0
+    hint_topics: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,9 @@ Chapter: {e.chapter} ({e.framework}). Write your code in `solution.py` in this f
 
 {p.sections["Examples"]}
 
+Numbers in the examples are rounded to 6 significant digits; your answer is checked to a tighter
+tolerance than that.
+
 ## Check your work
 
 ```
@@ -44,7 +47,8 @@ make check L={e.number:02d}
 ```
 
 It runs your `solution.py` on the examples above and on hidden cases, and says what is right, what
-is wrong and why. (Without make: `.venv/bin/grader check {e.number:02d}`.)
+is wrong and why. Run it in the workbook's top folder, or run `make check` in this folder. (Without
+make: `.venv/bin/grader check {e.number:02d}`.)
 
 ## Stuck?
 
@@ -56,10 +60,23 @@ Each call reveals one more of three hints: {tiers}.
 """
 
 
+def makefile(lesson):
+    """A lesson folder's Makefile: the workbook's commands, run for this lesson from its folder."""
+    return f"""# `make check`, `make hint`, `make reset`, ... for lesson {lesson.entry.number:02d}, from this folder:
+# each runs the workbook's own `make TARGET L={lesson.entry.number:02d}` in the top folder.
+L ?= {lesson.entry.number:02d}
+.DEFAULT_GOAL := check
+Makefile: ;
+%:
+	@$(MAKE) --no-print-directory -C ../.. $@ L=$(L)
+"""
+
+
 def generated(lesson):
     """The files generated for a lesson: path relative to exercises/ -> text."""
     return {f"{lesson.id}/solution.py": regions.stub(lesson.reference_source),
-            f"{lesson.id}/README.md": readme(lesson)}
+            f"{lesson.id}/README.md": readme(lesson),
+            f"{lesson.id}/Makefile": makefile(lesson)}
 
 
 def lessons(roadmap):
@@ -98,8 +115,11 @@ def build(roadmap):
                 target.parent.mkdir(parents=True, exist_ok=True)
                 write_atomic(target, text)
                 action = "written"
+            elif rel.endswith("solution.py"):
+                action = (f"kept: you changed it (`make reset L={lesson_id[:2]}` restores the stub "
+                          "and keeps your version)")
             else:
-                action = "kept: you changed it (`grader reset` restores the stub)"
+                action = "kept: you changed it (delete it and run `make build` to regenerate it)"
             lock[rel] = digest(text)
             report.append((rel, action))
     write_atomic(exercises / LOCK, json.dumps(lock, indent=1, sort_keys=True) + "\n")
@@ -129,14 +149,13 @@ def started(root, entry, lock):
     return path.is_file() and digest(path.read_text()) != lock.get(f"{entry.id}/solution.py")
 
 
-def reset(roadmap, lesson):
-    """Restore a lesson's stub; the learner's version is kept in .workbook/backup/. Returns its path."""
+def stub_text(lesson):
+    """The fresh stub of a lesson, as `make build` writes it."""
+    return generated(lesson)[f"{lesson.id}/solution.py"]
+
+
+def write_exercise(roadmap, lesson, text):
+    """Replace the learner's file of a lesson with `text` (the stub, or a saved version)."""
     target = roadmap.root / "exercises" / lesson.id / "solution.py"
-    backup = None
-    if target.is_file():
-        backup = roadmap.root / ".workbook" / "backup" / f"{lesson.id}.py"
-        backup.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(backup, target.read_text())
     target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, generated(lesson)[f"{lesson.id}/solution.py"])
-    return backup
+    write_atomic(target, text)

@@ -43,13 +43,17 @@ class Roadmap:
         """The entry named by number ("10", "1") or slug ("residual-block") or id."""
         name = str(name).strip().rstrip("/").split("/")[-1]
         for e in self.entries:
-            if name in (e.id, e.slug) or (name.isdigit() and int(name) == e.number):
+            if name in (e.id, e.slug) or (name.isdigit() and len(name) <= 2 and int(name) == e.number):
                 return e
+        numbers = [e.number for e in self.entries]
+        if name.lstrip("-").isdigit():
+            raise UnknownLesson(f"There is no lesson {name}: lessons are numbered "
+                                f"{min(numbers):02d} to {max(numbers):02d}; `make status` lists them.")
         close = difflib.get_close_matches(name, [e.slug for e in self.entries], n=3)
         tip = f" Did you mean {', '.join(close)}?" if close else ""
         raise UnknownLesson(f"There is no lesson named '{name}'.{tip} "
                             "Name a lesson by number (10) or slug (residual-block); "
-                            "`grader status` lists them all.")
+                            "`make status` lists them all.")
 
 
 def load(root):

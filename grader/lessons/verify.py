@@ -3,7 +3,7 @@ import itertools
 import tempfile
 from pathlib import Path
 
-from . import build, regions
+from . import build, pointers, regions
 from grader.runner.child import wire
 from grader.judge.diagnose import diagnose
 from grader.display import show
@@ -103,7 +103,8 @@ def verify_lesson(lesson, workdir, pool):
     except Exception as exc:
         return [f"the lesson does not load: {type(exc).__name__}: {exc}"]
     problems = []
-    for check in (check_examples, check_reference, check_mistakes, check_other_seeds):
+    for check in (check_examples, check_reference, check_mistakes, check_other_seeds,
+                  pointers.check):
         try:
             problems += check(lesson)
         except Exception as exc:

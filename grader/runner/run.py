@@ -13,6 +13,8 @@ from .child import wire
 from .child.worker import RUNNER_FAILED
 from grader.judge.outcome import Job, Outcome
 
+WHERE_SECONDS = 2.0     # how long a timed-out child may take to say where it is
+
 @dataclass(frozen=True)
 class Limits:
     case_seconds: float = 5.0
@@ -99,6 +101,19 @@ def expect(frame, kind, index=None):
     return frame
 
 
+def printed(frame):
+    """What the code printed: the text kept, and how many lines and characters it printed in all."""
+    text = frame["stdout"]
+    lines, chars = frame.get("stdout_lines"), frame.get("stdout_chars")
+    return {"stdout": text,
+            "stdout_lines": lines if type(lines) is int and lines >= 0 else len(text.splitlines()),
+            "stdout_chars": chars if type(chars) is int and chars >= len(text) else len(text)}
+
+
+def trace_lines(value):
+    return [t for t in value or [] if isinstance(t, str)][:8] if isinstance(value, list) else []
+
+
 def case_outcome(frame, calls=0):
     """The Outcome a frame reports; an answer must hold exactly one output per call."""
     error = frame["error"]
@@ -107,19 +122,35 @@ def case_outcome(frame, calls=0):
             raise wire.WireError("a malformed error")
         error = {"type": error["type"], "message": error["message"],
                  "line": error.get("line") if type(error.get("line")) is int else None,
-                 "trace": [t for t in error.get("trace") or [] if isinstance(t, str)][:8]}
-        return Outcome("error", error=error, stdout=frame["stdout"])
+                 "trace": trace_lines(error.get("trace"))}
+        return Outcome("error", error=error, **printed(frame))
     outputs, mutated = frame.get("outputs"), frame.get("mutated")
     if not isinstance(outputs, list) or len(outputs) != calls or not isinstance(mutated, list):
         raise wire.WireError("a malformed case frame")
     return Outcome("ok", outputs=outputs, mutated=[m for m in mutated if isinstance(m, str)],
-                   stdout=frame["stdout"])
+                   **printed(frame))
 
 
-def run_job(worker, source, cases, limits=Limits()):
+def where(frames):
+    """At a time-out: ask the child where the learner's code is; its trace lines and printed output
+    (empty when it does not answer in time, e.g. inside a long library call)."""
+    frames.child.interrupt()
+    try:
+        frame = frames.next(time.monotonic() + WHERE_SECONDS)
+        frame = expect(frame, "where") if frame is not None else None
+    except wire.WireError:
+        frame = None
+    if frame is None:
+        return {"where": []}
+    return {"where": trace_lines(frame.get("trace")), **printed(frame)}
+
+
+def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
     """Run every case of one lesson on the learner's `source`, in children forked by `worker`.
 
-    Raises WorkerDied if the worker itself fails; every failure of the learner's code is in the Job.
+    `name` is how tracebacks and warnings name the file (the learner's own path); `progress`, if
+    given, is called with (index, Outcome) as each case ends. Raises WorkerDied if the worker itself
+    fails; every failure of the learner's code is in the Job.
     """
     calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
               "float_errors": case.float_errors} for case in cases]
@@ -129,11 +160,11 @@ def run_job(worker, source, cases, limits=Limits()):
     job_deadline = time.monotonic() + limits.job_seconds
     start = 0
     while start < len(cases):
-        request = wire.encode({"source": source, "cases": calls, "start": start,
+        request = wire.encode({"source": source, "cases": calls, "start": start, "name": name,
                                "limits": limits.for_child()})
         child = worker.start(request)
         try:
-            start = attend(Frames(child), job, counts, start, limits, job_deadline)
+            start = attend(Frames(child), job, counts, start, limits, job_deadline, progress)
         except wire.WireError as exc:
             job.channel_error = (f"the submission interfered with the grader's result channel "
                                  f"({exc}); its remaining cases were not run")
@@ -159,19 +190,24 @@ def not_run_reason(job, limits):
     return "the job ran out of time"
 
 
-def attend(frames, job, counts, start, limits, job_deadline):
+def attend(frames, job, counts, start, limits, job_deadline, progress=None):
     """Collect one child's frames (case i makes counts[i] calls); returns the index to resume
     from (len(cases) when done)."""
     now = time.monotonic()
     frame = frames.next(min(now + limits.import_seconds, job_deadline))
     if frame is None:
-        why = (f"importing it took longer than {limits.import_seconds:g} s (an endless loop at "
-               "import time?)" if not frames.eof else death(frames.child.stop(grace=1.0)))
-        job.import_error = {"type": "ImportTimeout" if not frames.eof else "ImportCrash",
-                            "message": why, "line": None, "trace": []}
+        if frames.eof:
+            job.import_error = {"type": "ImportCrash", "message": death(frames.child.stop(grace=1.0)),
+                                "line": None, "trace": []}
+        else:
+            seen = where(frames)
+            job.import_error = {"type": "ImportTimeout", "line": None, "trace": seen["where"],
+                                "message": f"importing it took longer than {limits.import_seconds:g}"
+                                           " s (an endless loop at import time?)"}
+            job.import_printed = {k: v for k, v in seen.items() if k != "where"}
         return len(job.outcomes)
     frame = expect(frame, "imported")
-    job.import_stdout = job.import_stdout or frame["stdout"]
+    job.import_printed = job.import_printed or printed(frame)
     if frame["error"] is not None:
         job.import_error = case_outcome(frame).error
         return len(job.outcomes)
@@ -183,7 +219,12 @@ def attend(frames, job, counts, start, limits, job_deadline):
                 job.outcomes[index] = Outcome("crash", detail=death(frames.child.stop(grace=1.0)))
             else:
                 seconds = limits.case_seconds if deadline < job_deadline else limits.job_seconds
-                job.outcomes[index] = Outcome("timeout", detail=f"it took longer than {seconds:g} s")
+                job.outcomes[index] = Outcome("timeout", detail=f"it took longer than {seconds:g} s",
+                                              **where(frames))
+            if progress:
+                progress(index, job.outcomes[index])
             return index + 1
         job.outcomes[index] = case_outcome(expect(frame, "case", index), counts[index])
+        if progress:
+            progress(index, job.outcomes[index])
     return len(job.outcomes)

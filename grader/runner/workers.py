@@ -167,6 +167,10 @@ class JobChild:
             raise WorkerDied("an unexpected message")
         self.code = message["code"]
 
+    def interrupt(self):
+        """Ask the worker to signal the child to report where it is (at a time-out)."""
+        self.worker.send({"where": self.id})
+
     def stop(self, grace=0.0):
         """Kill the child's whole process tree (the worker does it) and return its exit code; with
         `grace`, first give a child that is ending anyway that long to end by itself."""

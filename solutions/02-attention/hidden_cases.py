@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("attention",), forbidden={
+SPEC = Spec(hint_topics=(("swap", ".T", "axes"), ("sqrt", "mask", "-inf", "last axis", "value size"), ("np.swapaxes", "np.where", "softmax(scores, axis=-1)")),
+            functions=("attention",), forbidden={
     "scaled_dot_product_attention": "this lesson asks you to build attention yourself, in numpy",
     "MultiheadAttention": "this lesson asks you to build attention yourself, in numpy",
 })
@@ -52,16 +53,16 @@ def cases(rng):
     n = rng.normal
     yield case("2-D, Tq != Tk, d != dv",
                call("attention", n(size=(4, 6)), n(size=(7, 6)), n(size=(7, 3))),
-               probe="q (4, 6), k (7, 6), v (7, 3), no mask", hint=1)
+               probe="q (4, 6), k (7, 6), v (7, 3), no mask")
     yield case("one batch dimension",
                call("attention", n(size=(3, 4, 5)), n(size=(3, 6, 5)), n(size=(3, 6, 2))),
-               probe="q (3, 4, 5), k (3, 6, 5), v (3, 6, 2): a batch of 3", hint=2)
+               probe="q (3, 4, 5), k (3, 6, 5), v (3, 6, 2): a batch of 3 (three axes)", hint=1)
     yield case("two batch dimensions",
                call("attention", n(size=(2, 3, 5, 4)), n(size=(2, 3, 6, 4)), n(size=(2, 3, 6, 7))),
-               probe="q (2, 3, 5, 4), k (2, 3, 6, 4), v (2, 3, 6, 7)", hint=2)
+               probe="q (2, 3, 5, 4), k (2, 3, 6, 4), v (2, 3, 6, 7): two batch axes", hint=1)
     yield case("value size differs from key size",
                call("attention", n(size=(3, 2)), n(size=(5, 2)), n(size=(5, 9))),
-               probe="d = 2 but dv = 9: the scale uses the key size d", hint=1)
+               probe="d = 2 but dv = 9: the scale uses the key size d", hint=2)
     yield case("a 2-D mask",
                call("attention", n(size=(5, 3)), n(size=(6, 3)), n(size=(6, 4)),
                     random_mask(rng, (5, 6))),
@@ -89,7 +90,7 @@ def cases(rng):
                call("attention", n(scale=30.0, size=(2, 3, 4)), n(scale=30.0, size=(2, 5, 4)),
                     n(size=(2, 5, 6))),
                probe="scores in the hundreds and thousands, floating-point warnings raised as errors",
-               float_errors=True, hint=1)
+               float_errors=True)
     yield case("huge scores with a mask",
                call("attention", n(scale=30.0, size=(6, 4)), n(scale=30.0, size=(9, 4)),
                     n(size=(9, 2)), random_mask(rng, (6, 9), p_keep=0.3)),

@@ -4,7 +4,7 @@ import numpy as np
 from grader.lessons.authoring import mistake
 
 
-@mistake("no-scale", hint=1, message="""\
+@mistake("no-scale", hint=2, message="""\
 Your scores are q k^T without the division by sqrt(d). A dot product of two d-long vectors grows
 like sqrt(d), so unscaled scores get large, the softmax turns nearly one-hot and attention looks at a
 single key. Divide the scores by `np.sqrt(d)`, where d is the size of the query and key vectors
@@ -16,7 +16,7 @@ def attention(q, k, v, mask=None):
     return softmax(scores, axis=-1) @ v
 
 
-@mistake("scale-by-value-size", hint=1, message="""\
+@mistake("scale-by-value-size", hint=2, message="""\
 You divide the scores by the square root of the value size `v.shape[-1]`. The scale corrects the
 growth of the dot product q . k, which is a sum of d terms, so it depends on the size of the query
 and key vectors, d = `q.shape[-1]`. The value size can be anything; it never enters the scores.""")
@@ -27,7 +27,7 @@ def attention(q, k, v, mask=None):
     return softmax(scores, axis=-1) @ v
 
 
-@mistake("transpose-all-axes", hint=2, message="""\
+@mistake("transpose-all-axes", hint=1, message="""\
 You transpose the keys with `k.T`. For a 2-D array that swaps its two axes, but for an array with
 batch dimensions `.T` reverses every axis, so a (B, Tk, d) array becomes (d, Tk, B) and the product
 no longer lines up. Swap only the last two axes with `np.swapaxes(k, -1, -2)`, which leaves the

@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("causal_mask", "causal_attention"), forbidden={
+SPEC = Spec(hint_topics=(("first row", "positions", "see", "t_q = t_k"), ("t_k - t_q", "<=", "boolean", "position", "itself"), ("t_k is None", "t_k = t_q", "k.shape[-2]")),
+            functions=("causal_mask", "causal_attention"), forbidden={
     "scaled_dot_product_attention": "this lesson asks you to build causal attention yourself, in numpy",
     "MultiheadAttention": "this lesson asks you to build causal attention yourself, in numpy",
 })
@@ -30,9 +31,9 @@ def rows_match(which, why):
 def cases(rng):
     n = rng.normal
     yield case("square mask, t_k left out", call("causal_mask", 7),
-               probe="causal_mask(7): t_k defaults to t_q", hint=2)
+               probe="causal_mask(7): t_k is None, so t_k = t_q", hint=3)
     yield case("square mask, t_k given", call("causal_mask", 5, 5),
-               probe="causal_mask(5, 5)", hint=2)
+               probe="causal_mask(5, 5): a square mask, t_q = t_k", hint=1)
     yield case("a query block at the end", call("causal_mask", 3, 8),
                probe="causal_mask(3, 8): three queries at positions 5, 6 and 7 of eight keys", hint=2)
     yield case("one query, many keys", call("causal_mask", 1, 6),
@@ -41,17 +42,17 @@ def cases(rng):
                probe="causal_mask(1)")
     yield case("self-attention, 2-D",
                call("causal_attention", n(size=(6, 4)), n(size=(6, 4)), n(size=(6, 3))),
-               probe="q, k (6, 4) and v (6, 3), no batch", hint=1)
+               probe="q, k (6, 4) and v (6, 3), no batch")
     yield case("two batch dimensions",
                call("causal_attention", n(size=(2, 3, 5, 4)), n(size=(2, 3, 5, 4)),
                     n(size=(2, 3, 5, 6))),
-               probe="q, k (2, 3, 5, 4) and v (2, 3, 5, 6)", hint=2)
+               probe="q, k (2, 3, 5, 4) and v (2, 3, 5, 6)")
     yield case("queries at the end of longer keys",
                call("causal_attention", n(size=(2, 3, 4)), n(size=(2, 7, 4)), n(size=(2, 7, 5))),
                probe="Tq = 3 queries that are the last positions of Tk = 7 keys, batch of 2", hint=2)
     yield case("one new query with a cache",
                call("causal_attention", n(size=(3, 1, 4)), n(size=(3, 6, 4)), n(size=(3, 6, 2))),
-               probe="Tq = 1, Tk = 6: a decoding step that sees the whole cache", hint=2)
+               probe="Tq = 1, Tk = 6: a decoding step that sees the whole cache", hint=1)
     yield case("T = 1",
                call("causal_attention", n(size=(2, 1, 3)), n(size=(2, 1, 3)), n(size=(2, 1, 5))),
                probe="a sequence of length 1: the one query sees only itself", hint=2)
@@ -59,7 +60,7 @@ def cases(rng):
                call("causal_attention", n(scale=30.0, size=(2, 5, 3)), n(scale=30.0, size=(2, 5, 3)),
                     n(size=(2, 5, 4))),
                probe="scores in the hundreds and thousands, floating-point warnings raised as errors",
-               float_errors=True, hint=1)
+               float_errors=True)
     q, k, v = n(size=(2, 7, 4)), n(size=(2, 7, 4)), n(size=(2, 7, 3))
     yield case("prefix invariance",
                call("causal_attention", q, k, v),
@@ -73,7 +74,7 @@ def cases(rng):
     yield case("the last queries alone match the full sequence",
                call("causal_attention", q, k, v),
                call("causal_attention", q[:, 4:], k, v),
-               probe="the last 2 queries against all 6 keys give the last 2 rows of the full output",
+               probe="the last 2 queries against all 6 keys give the last 2 rows of the full output: the queries keep their positions",
                check=rows_match(slice(4, 6), "the last 2 queries run against all 6 keys should give "
                                 "the last 2 rows of the full output; yours differ, so the mask does "
                                 "not line the queries up with the end of the keys"), hint=2)

@@ -47,7 +47,7 @@ def causal_mask(t_q, t_k=None):
     return np.triu(np.ones((t_q, t_k), dtype=bool), k=t_k - t_q)
 
 
-@mistake("numeric-mask", hint=3, message="""\
+@mistake("numeric-mask", hint=2, message="""\
 Your mask holds numbers (1.0 and 0.0) instead of booleans. `np.tril(np.ones(...))` makes floats
 unless you ask otherwise. A float mask reads as "1 or 0" and can be mistaken for scores to add; the
 mask of this workbook is boolean, True meaning "may attend". Pass `dtype=bool` to `np.ones`, or build
@@ -58,7 +58,7 @@ def causal_mask(t_q, t_k=None):
     return np.tril(np.ones((t_q, t_k)), k=t_k - t_q)
 
 
-@mistake("square-mask-from-queries", hint=2, message="""\
+@mistake("square-mask-from-queries", hint=3, message="""\
 Your `causal_attention` builds the mask from the number of queries alone, `causal_mask(Tq)`, a
 (Tq, Tq) square. When the queries are a block at the end of a longer key sequence, the scores have
 shape (Tq, Tk) and the square mask does not fit. Pass both lengths:

@@ -87,7 +87,7 @@ def gelu(z):
     return 0.5 * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)))
 
 
-@mistake("gelu-overflowing-sigmoid", hint=3, message="""\
+@mistake("gelu-overflowing-sigmoid", hint=2, message="""\
 You write GELU as z times a sigmoid, which is right (1/2 (1 + tanh(x)) is sigmoid(2x)), but the
 sigmoid inside is 1 / (1 + exp(-x)). For z below about -30, the cube makes x huge and negative and
 `np.exp(-x)` overflows. Either use the tanh formula directly, or call the stable sigmoid from

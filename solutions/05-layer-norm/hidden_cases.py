@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("layer_norm",),
+SPEC = Spec(hint_topics=(("last axis", "axis=-1", "per vector"), ("keepdims", "variance", "eps", "centred", "square root"), ("gamma + beta", "c = x - mean", "mean(c ** 2")),
+            functions=("layer_norm",),
             forbidden={"layer_norm": "write the normalisation yourself, without a library's layer norm",
                        "LayerNorm": "write the normalisation yourself, without a library's layer norm"})
 
@@ -58,12 +59,12 @@ def cases(rng):
     g, b = params(rng, 6)
     yield case("far from zero", call("layer_norm", 1e6 + rng.normal(size=(4, 6)), g, b),
                probe="vectors around 1e6 with spread about 1: the variance must be computed "
-                     "from centred values", hint=3)
+                     "from centred values", hint=2)
     g, b = params(rng, 5)
     flat = np.repeat(rng.normal(size=(3, 1)), 5, axis=1)
     yield case("constant vectors", call("layer_norm", flat, g, b),
                probe="vectors whose entries are all equal (the answer is beta)",
-               float_errors=True, hint=2)
+               float_errors=True)
     g, b = params(rng, 3)
     yield case("custom eps", call("layer_norm", rng.normal(scale=0.4, size=(4, 3)), g, b, eps=0.1),
                probe="eps=0.1 passed by keyword", hint=2)

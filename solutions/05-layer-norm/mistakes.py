@@ -77,7 +77,7 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     return (x - mean) / np.sqrt(var + eps) * gamma
 
 
-@mistake("one-pass-variance", hint=3, message="""\
+@mistake("one-pass-variance", hint=2, message="""\
 You compute the variance as `mean(x**2) - mean(x)**2`. It is right on paper, but when the entries sit
 far from zero (around 1e6, say) both terms are huge and nearly equal, and their difference is mostly
 rounding error: the variance can even come out negative. Centre first, `c = x - mean`, then average

@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("rmsnorm",),
+SPEC = Spec(hint_topics=(("without the mean", "mean", "last axis"), ("mean square", "keepdims", "eps", "square root"), ("* gamma",)),
+            functions=("rmsnorm",),
             forbidden={"rms_norm": "write the normalisation yourself, without a library's RMSNorm",
                        "RMSNorm": "write the normalisation yourself, without a library's RMSNorm"})
 
@@ -65,11 +66,11 @@ def cases(rng):
     x = rng.normal(size=(3, 6))
     x[1] = 0.0
     yield case("an all-zero vector", call("rmsnorm", x, gains(rng, 6)),
-               probe="one vector of zeros among others (its output is zeros)", float_errors=True, hint=2)
+               probe="one vector of zeros among others (its output is zeros; eps keeps it finite)", float_errors=True, hint=2)
     yield case("custom eps", call("rmsnorm", rng.normal(scale=0.4, size=(4, 3)), gains(rng, 3), eps=0.1),
                probe="eps=0.1 passed by keyword", hint=2)
     yield case("long vectors", call("rmsnorm", rng.normal(size=(2, 40)), gains(rng, 40)),
-               probe="vectors of length 40: a mean, not a sum, of the squares", hint=2)
+               probe="vectors of length 40: the mean square, not a sum of squares", hint=2)
     d = 10
     yield case("unit root mean square", call("rmsnorm", rng.normal(scale=3.0, size=(4, d)), np.ones(d)),
                probe="with gamma = 1, each output vector has RMS just under 1 and keeps its signs",

@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(
+SPEC = Spec(hint_topics=(("split", "project", "order"), ("projected", "head axis", "batch axis", "causal_attention", "scale", "D/H"), ("Wo", "x @ Wq")),
+            
     functions=("mha_forward",),
     no_loops=True,
     forbidden={
@@ -67,21 +68,21 @@ def future_ignored(got, expected, calls):
 
 def cases(rng):
     yield case("one sequence, three heads", mha(rng, (6, 12), 3),
-               probe="x of shape (6, 12) (T=6, D=12) with 3 heads of size 4", hint=2)
+               probe="x of shape (6, 12) (T=6, D=12) with 3 heads of size 4")
     yield case("a batch of sequences", mha(rng, (2, 5, 12), 4),
-               probe="x of shape (2, 5, 12) with 4 heads of size 3", hint=2)
+               probe="x of shape (2, 5, 12) with 4 heads of size 3")
     yield case("two batch dimensions", mha(rng, (3, 4, 7, 10), 2),
-               probe="x of shape (3, 4, 7, 10) with 2 heads of size 5", hint=2)
+               probe="x of shape (3, 4, 7, 10) with 2 heads of size 5")
     yield case("one head", mha(rng, (5, 6), 1),
                probe="a single head of size D=6 (x of shape (5, 6))")
     yield case("head size 1", mha(rng, (4, 6), 6),
                probe="6 heads of size 1 (x of shape (4, 6)): the scale is 1/sqrt(1)", hint=2)
     yield case("many heads, longer sequence", mha(rng, (11, 20), 4),
-               probe="x of shape (11, 20) with 4 heads of size 5 (T > D/H)", hint=3)
+               probe="x of shape (11, 20) with 4 heads of size 5 (T > D/H)")
     yield case("more tokens than columns", mha(rng, (2, 9, 6), 2),
-               probe="x of shape (2, 9, 6) with 2 heads of size 3 (T > D)", hint=2)
+               probe="x of shape (2, 9, 6) with 2 heads of size 3 (T > D)")
     yield case("sharp attention", mha(rng, (7, 12), 3, x_scale=3.0, w_scale=0.8),
-               probe="larger inputs and weights, so each softmax is far from uniform", hint=2)
+               probe="larger inputs and weights, so each softmax is far from uniform")
     yield case("a single token", mha(rng, (3, 1, 8), 2),
                probe="x of shape (3, 1, 8): T=1, every token sees only itself")
     yield case("projections on the right", mha(rng, (4, 5, 12), 2),
@@ -93,7 +94,7 @@ def cases(rng):
     yield case("prefix invariance",
                call("mha_forward", x, *w, 3), call("mha_forward", x[:, :4], *w, 3),
                probe="the output on the first 4 of 9 tokens equals the first 4 rows of the output "
-                     "on all 9", hint=2, check=prefix_matches)
+                     "on all 9", check=prefix_matches)
 
     x = rng.normal(size=(8, 10))
     x2 = x.copy()
@@ -102,7 +103,7 @@ def cases(rng):
     yield case("the future is hidden",
                call("mha_forward", x, *w, 5), call("mha_forward", x2, *w, 5),
                probe="changing only the last of 8 tokens leaves the first 7 output rows unchanged",
-               hint=2, check=future_ignored)
+               check=future_ignored)
 
     # Token 0's features make every query positive in every head; the last token's make its key
     # huge in every head, so for every earlier query a future key outscores the allowed ones by

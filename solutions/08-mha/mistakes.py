@@ -92,7 +92,7 @@ def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
 Your mask keeps the upper triangle (`np.triu`) instead of the lower one, so each token attends to
 itself and the tokens after it: the last token sees only itself and the first sees everything.
 True means "may attend", and query i may attend to keys j <= i: that is the lower triangle,
-`np.tril`, which is what `causal_mask(T)` builds.""")
+`np.tril`, which is what `causal_mask(T)` builds and `causal_attention` applies for you.""")
 def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     q = split_heads(x @ Wq, n_heads)
     k = split_heads(x @ Wk, n_heads)

@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("solve",))
+SPEC = Spec(hint_topics=(("conversions", "scaled_dot_product_attention", "lists"), ("boolean", "mask", "None"), ("float", ".tolist()", "torch.bool")),
+            functions=("solve",))
 
 
 def qkv(rng, batch, tq, tk, d, dv, scale=1.0):
@@ -45,10 +46,10 @@ def cases(rng):
                      "every batch element", hint=2)
     q, k, v = qkv(rng, (3,), 5, 7, 4, 2)
     yield case("no mask, batched", call("solve", q, k, v),
-               probe="Q (3, 5, 4), K (3, 7, 4), V (3, 7, 2), mask=None", hint=1)
+               probe="Q (3, 5, 4), K (3, 7, 4), V (3, 7, 2), mask=None", hint=2)
     q, k, v = qkv(rng, (), 4, 5, 6, 3)
     yield case("no mask, one sequence", call("solve", q, k, v),
-               probe="Q (4, 6), K (5, 6), V (5, 3), mask=None: Tq != Tk and d != dv", hint=1)
+               probe="Q (4, 6), K (5, 6), V (5, 3), mask=None: Tq != Tk and d != dv", hint=2)
     q, k, v = qkv(rng, (2,), 3, 5, 4, 6)
     yield case("a mask per batch element", call("solve", q, k, v, random_mask(rng, (2, 3, 5))),
                probe="Q (2, 3, 4), K (2, 5, 4), V (2, 5, 6) and a (2, 3, 5) mask", hint=2)
@@ -62,8 +63,7 @@ def cases(rng):
     q, k, v = qkv(rng, (3,), 4, 6, 5, 2)
     yield case("one allowed key per query",
                call("solve", q, k, v, np.eye(6, dtype=bool)[rng.integers(6, size=(3, 4))].tolist()),
-               probe="each query may attend to exactly one key (its output is that key's value)",
-               hint=2)
+               probe="each query may attend to exactly one key (its output is that key's value)")
     q, k, v = qkv(rng, (2,), 3, 1, 4, 5)
     yield case("a single key", call("solve", q, k, v),
                probe="Tk = 1: every query gets the one value row")
@@ -72,7 +72,7 @@ def cases(rng):
                probe="Tq = 1 with a mask")
     q, k, v = qkv(rng, (2,), 5, 8, 16, 3)
     yield case("wide heads", call("solve", q, k, v, random_mask(rng, (5, 8), keep=0.8)),
-               probe="d = 16, where the scale 1/sqrt(d) = 1/4 matters", hint=3)
+               probe="d = 16, where the scale 1/sqrt(d) = 1/4 matters")
     q, k, v = qkv(rng, (3,), 4, 6, 5, 3, scale=3.0)
     yield case("large scores", call("solve", q, k, v, random_mask(rng, (3, 4, 6), keep=0.7)),
                probe="queries and keys around +-3: large scores and sharp weights")
@@ -80,7 +80,7 @@ def cases(rng):
     k = (50.0 + np.array(k)).tolist()
     yield case("keys with a large shared offset", call("solve", q, k, v, random_mask(rng, (4, 7), keep=0.8)),
                probe="keys near 50: every score carries a large common part, so float32 rounding "
-                     "of the scores shows in the weights", hint=1)
+                     "of the scores shows in the weights", hint=3)
     q, k, v = qkv(rng, (), 3, 4, 2, 3, scale=1.5)
     yield case("every key allowed", call("solve", q, k, v, np.ones((3, 4), bool).tolist()),
                probe="an all-True mask, which must give the same result as no mask")

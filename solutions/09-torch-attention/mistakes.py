@@ -44,7 +44,7 @@ def solve(Q, K, V, mask=None):
     return F.scaled_dot_product_attention(q, k, v).tolist()
 
 
-@mistake("no-dtype", hint=1, message="""\
+@mistake("no-dtype", hint=3, message="""\
 You build the tensors with `torch.tensor(Q)` and no dtype, so PyTorch guesses it from the data:
 Python floats become float32 (about 7 significant digits, too coarse for this lesson's tolerance),
 and whole numbers become int64, which attention refuses. Say what you want:
@@ -55,7 +55,7 @@ def solve(Q, K, V, mask=None):
     return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
 
 
-@mistake("float32", hint=1, message="""\
+@mistake("float32", hint=3, message="""\
 You compute in float32, PyTorch's usual type for decimals. It keeps only about 7 significant digits,
 and the rounding of the scores alone moves the answers by more than this lesson's tolerance (one part
 in a million). Make every tensor with `dtype=torch.float64`.""")
@@ -78,7 +78,7 @@ def solve(Q, K, V, mask=None):
     return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
 
 
-@mistake("scaled-twice", hint=3, message="""\
+@mistake("scaled-twice", hint=1, message="""\
 You divide the queries by sqrt(d) yourself and then call `scaled_dot_product_attention`, which
 divides the scores by sqrt(d) again: the scores end up divided by d, and the softmax comes out too
 flat. The function applies the 1/sqrt(d) scale for you; pass the queries as they are.""")
@@ -104,7 +104,7 @@ def solve(Q, K, V, mask=None):
     return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, is_causal=True).tolist()
 
 
-@mistake("none-mask-converted", hint=1, message="""\
+@mistake("none-mask-converted", hint=2, message="""\
 Your function converts `mask` to a tensor even when it is None, and `torch.tensor(None)` raises
 a RuntimeError. `mask=None` means "no mask": every query may see every key. Convert the mask only
 when there is one, for example `None if mask is None else torch.tensor(mask, dtype=torch.bool)`.""")

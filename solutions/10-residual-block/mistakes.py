@@ -128,7 +128,7 @@ def solve(X):
     return (h + torch.relu(h)).tolist()
 
 
-@mistake("float32", hint=1, message="""\
+@mistake("float32", hint=3, message="""\
 Your tensor is float32 (`.float()`, `torch.float` or `torch.float32` all mean 32-bit floats), which
 keeps only about 7 significant digits, so your answers drift from the float64 reference. Build the
 tensor with `torch.tensor(X, dtype=torch.float64)` so the whole computation runs in double
@@ -140,7 +140,7 @@ def solve(X):
     return (h + torch.relu(h)).tolist()
 
 
-@mistake("double-after-float32", hint=1, message="""\
+@mistake("double-after-float32", hint=3, message="""\
 You convert to float64 only after building the tensor (`torch.tensor(X).double()`). By then it is too
 late: `torch.tensor(X)` has already stored the decimals as float32, rounding every input to about 7
 significant digits, and `.double()` cannot bring the lost digits back. Ask for float64 while the
@@ -152,7 +152,7 @@ def solve(X):
     return (h + torch.relu(h)).tolist()
 
 
-@mistake("no-dtype", hint=1, message="""\
+@mistake("no-dtype", hint=3, message="""\
 You build the tensor with `torch.tensor(X)` and no dtype, so torch guesses one from the data: whole
 numbers such as [[1, 0, -1]] give an int64 tensor that attention refuses, and decimals give float32,
 only about 7 significant digits. Say what you want: `torch.tensor(X, dtype=torch.float64)`.""")
@@ -173,7 +173,7 @@ def solve(X):
     return h + torch.relu(h)
 
 
-@mistake("unbiased-variance", hint=3, message="""\
+@mistake("unbiased-variance", hint=2, message="""\
 Your layer norm divides by the unbiased variance (`x.var(dim=-1)` or `torch.std`, which divide by
 n - 1 by default). Layer normalization uses the plain average of the squared deviations, dividing by
 n, the width of the row. Use `var(dim=-1, unbiased=False, keepdim=True)`, or let `F.layer_norm` do

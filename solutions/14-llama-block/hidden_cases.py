@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("silu", "swiglu_mlp", "transformer_block"), no_loops=True)
+SPEC = Spec(hint_topics=(("stream", "normalise", "untouched", "sub-layer"), ("SiLU", "W1", "W3", "tanh", "overflow"), ("norm1", "norm2", "silu", "swiglu_mlp")),
+            functions=("silu", "swiglu_mlp", "transformer_block"), no_loops=True)
 
 
 def params(rng, d, f, zero=()):
@@ -83,10 +84,10 @@ def cases(rng):
         yield case(f"block with {h} head{'s' if h > 1 else ''}",
                    call("transformer_block", stream(rng, b, t, d), params(rng, d, f), h),
                    probe=f"x of shape ({b}, {t}, {d}), F = {f}, {h} head(s) of size {d // h}, "
-                         "distinct gains", hint=3)
+                         "distinct gains for norm1 and norm2", hint=3)
     yield case("one token (T = 1)",
                call("transformer_block", stream(rng, 3, 1, 8), params(rng, 8, 6), 4),
-               probe="x of shape (3, 1, 8): a single token attends only to itself", hint=3)
+               probe="x of shape (3, 1, 8): a single token attends only to itself")
     yield case("attention sub-layer only (W2 = 0)",
                call("transformer_block", stream(rng, 2, 6, 10), params(rng, 10, 7, zero=("W2",)), 2),
                probe="W2 = 0, so the block's output is h: the first sub-layer on its own", hint=1,

@@ -4,11 +4,13 @@ The runner never sees expected outputs. It reports, in order: one "imported" fra
 frame per case. The trusted parent treats every frame as untrusted data.
 """
 import copy
-import importlib.util
 import io
+import linecache
 import os
+import signal
 import sys
 import traceback
+import types
 
 import numpy as np
 
@@ -19,10 +21,11 @@ MAX_MESSAGE = 2_000
 
 
 class CappedText(io.TextIOBase):
-    """A text sink that keeps the first MAX_CAPTURE characters and counts the rest."""
+    """A text sink that keeps the first MAX_CAPTURE characters and counts everything written:
+    characters, and lines (a last line without a newline counts too)."""
 
     def __init__(self):
-        self.parts, self.kept, self.dropped = [], 0, 0
+        self.parts, self.kept, self.chars, self.breaks, self.last = [], 0, 0, 0, "\n"
 
     def writable(self):
         return True
@@ -30,14 +33,34 @@ class CappedText(io.TextIOBase):
     def write(self, s):
         s = str(s)
         room = MAX_CAPTURE - self.kept
-        self.parts.append(s[:room])
-        self.kept += min(len(s), room)
-        self.dropped += max(0, len(s) - room)
+        if room > 0:
+            self.parts.append(s[:room])
+            self.kept += min(len(s), room)
+        self.chars += len(s)
+        self.breaks += s.count("\n")
+        self.last = s[-1:] or self.last
         return len(s)
 
-    def text(self):
-        out = "".join(self.parts)
-        return out + (f"\n... ({self.dropped:,} more characters not shown)" if self.dropped else "")
+    def fields(self):
+        """The frame fields: the text kept, and how many characters and lines were printed."""
+        lines = self.breaks + (self.last != "\n")
+        return {"stdout": "".join(self.parts), "stdout_chars": self.chars, "stdout_lines": lines}
+
+
+class Job:
+    """What a time-out report needs: the result channel, the learner's file, the current output."""
+    out = path = sink = None
+    sending = False
+
+
+def report_where(signum, frame):
+    """On the parent's signal at a time-out: send where the learner's code is, and what it printed."""
+    if Job.sending or Job.path is None:
+        return
+    stack = [f for f in traceback.extract_stack(frame) if f.filename == Job.path]
+    send(Job.out, {"kind": "where", "error": None, **Job.sink.fields(),
+                   "trace": [f"line {f.lineno}, in {f.name}: {(f.line or '').strip()}"
+                             for f in stack][-8:]})
 
 
 def error_info(exc, path):
@@ -115,8 +138,12 @@ def send(out, message):
         message = {**message, "outputs": None, "error": {
             "type": "UnsupportedReturn", "message": reason, "line": None, "trace": []}}
         frame = wire.encode(message)
-    out.write(frame)
-    out.flush()
+    Job.sending = True
+    try:
+        out.write(frame)
+        out.flush()
+    finally:
+        Job.sending = False
 
 
 def write_source(source):
@@ -128,40 +155,51 @@ def write_source(source):
     return path
 
 
-def load(path):
-    spec = importlib.util.spec_from_file_location("solution", path)
-    module = importlib.util.module_from_spec(spec)
+def load(path, name):
+    """Import the learner's file as module `solution`; its code, tracebacks and warnings name it
+    `name` (the learner's own path), not the job's temporary copy."""
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+    module = types.ModuleType("solution")
+    module.__file__ = path
     sys.modules["solution"] = module
-    spec.loader.exec_module(module)
+    exec(compile(source, name, "exec"), module.__dict__)
     return module
+
+
+def capture():
+    Job.sink = CappedText()
+    sys.stdout = sys.stderr = Job.sink
+    return Job.sink
 
 
 def serve(request, path, out):
     """Answer one job: import the learner's file once, then run its cases from `start` on."""
     limits.apply(request["limits"])
-    sink = CappedText()
-    sys.stdout = sys.stderr = sink
+    name = request.get("name") or path
+    sink = capture()
+    Job.path = name
     try:
-        module = load(path)
+        module = load(path, name)
         limits.after_import()
     except BaseException as exc:
-        send(out, {"kind": "imported", "error": error_info(exc, path), "stdout": sink.text()})
+        send(out, {"kind": "imported", "error": error_info(exc, name), **sink.fields()})
         return
-    send(out, {"kind": "imported", "error": None, "stdout": sink.text()})
+    send(out, {"kind": "imported", "error": None, **sink.fields()})
     for index in range(request["start"], len(request["cases"])):
         case = request["cases"][index]
         outputs, error, mutated = [], None, []
-        sink = CappedText()
-        sys.stdout = sys.stderr = sink
+        sink = capture()
         for fn, args, kwargs in case["calls"]:
-            out_value, error, changed = run_call(module, path, fn, args, kwargs,
+            out_value, error, changed = run_call(module, name, fn, args, kwargs,
                                                  case["float_errors"])
             mutated += changed
             if error:
                 break
             outputs.append(out_value)
         send(out, {"kind": "case", "index": index, "outputs": None if error else outputs,
-                   "error": error, "mutated": mutated, "stdout": sink.text()})
+                   "error": error, "mutated": mutated, **sink.fields()})
 
 
 def as_tensor(array):
@@ -173,6 +211,8 @@ def main(result_fd, drop_privileges):
     """Read the job from stdin and write the learner's file; then, with privileges dropped, answer
     on `result_fd`. The working directory is the job's own."""
     out = os.fdopen(result_fd, "wb", buffering=0)
+    Job.out = out
+    signal.signal(signal.SIGUSR1, report_where)     # from the start: a time-out never kills it
     request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
     path = write_source(request["source"])
     drop_privileges()

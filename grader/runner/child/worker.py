@@ -127,7 +127,11 @@ class Worker:
             if not data:                       # the parent is gone: clean up and leave
                 self.finish(pid, workdir, watch)
                 sys.exit(0)
-            if json.loads(data).get("stop") == job_id:
+            message = json.loads(data)
+            if message.get("where") == job_id:       # a time-out: the child reports where it is
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGUSR1)
+            elif message.get("stop") == job_id:
                 break
         code = self.finish(pid, workdir, watch)
         self.send(exited=job_id, code=code)

@@ -1,0 +1,20 @@
+"""The commands a learner can type, as messages should spell them: the `make` form where there is
+one, else the grader in the workbook's own virtual environment (the `grader` command is not on a
+learner's PATH)."""
+
+GRADER = ".venv/bin/grader"
+
+
+def make(target, number, **extra):
+    """`make TARGET L=NN`, plus any extra variables."""
+    more = "".join(f" {k}={v}" for k, v in extra.items())
+    return f"make {target} L={number:02d}{more}"
+
+
+def grader(*args):
+    return " ".join((GRADER,) + tuple(str(a) for a in args))
+
+
+def plural(count, word, words=None):
+    """'1 learner', '2 learners'."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
