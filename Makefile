@@ -4,7 +4,7 @@ GRADER := .venv/bin/grader
 STAMP := .venv/.installed
 L ?=
 
-.PHONY: setup check hint status reset watch grade build verify test bench
+.PHONY: setup check hint status reset watch grade build verify test bench capstone
 .DEFAULT_GOAL := check
 
 setup: $(STAMP)
@@ -50,3 +50,6 @@ grade: $(STAMP)  ## grade a class: make grade SUBMISSIONS=folder
 
 bench: $(STAMP)  ## grading throughput: warm workers vs a process per job vs pytest
 	@$(PY) -m grader.bench
+
+capstone: $(STAMP)  ## train a small GPT with your own functions and let it write (a minute or two)
+	$(PY) -u solutions/capstone/capstone.py
