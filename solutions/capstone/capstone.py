@@ -20,6 +20,8 @@
 # Settings, all optional, from the environment:
 #
 # * `WORKBOOK_CAPSTONE_STEPS`: training steps (default 500; a test uses a few dozen).
+# * `WORKBOOK_CAPSTONE_SECONDS`: stop training early after this many seconds (default 150), so a
+#   slow or busy machine still finishes in a few minutes.
 # * `WORKBOOK_CAPSTONE_CODE`: `exercises` (default) or `solutions`.
 # * `WORKBOOK_CAPSTONE_BUILTINS=1`: if a lesson is not in the repository at all, use a stand-in
 #   written in this file (meant for the project's own tests).
@@ -41,6 +43,7 @@ import torch.nn.functional as F
 torch.manual_seed(0)
 torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
 STEPS = int(os.environ.get("WORKBOOK_CAPSTONE_STEPS", "500"))
+BUDGET = float(os.environ.get("WORKBOOK_CAPSTONE_SECONDS", "150"))
 CODE = os.environ.get("WORKBOOK_CAPSTONE_CODE", "exercises")
 BUILTINS = os.environ.get("WORKBOOK_CAPSTONE_BUILTINS") == "1"
 PLOT = os.environ.get("WORKBOOK_CAPSTONE_PLOT", "capstone-loss.png")
@@ -372,8 +375,12 @@ for step in range(STEPS):
     if step % max(1, STEPS // 10) == 0 or step == STEPS - 1:
         print(f"  step {step + 1:4d}/{STEPS}  loss {losses[-1]:.3f}  ({time.time() - t0:.0f} s)",
               flush=True)
+    if time.time() - t0 > BUDGET and step < STEPS - 1:
+        print(f"  stopping after {step + 1} steps: the time budget of {BUDGET:.0f} s is used up "
+              "(WORKBOOK_CAPSTONE_SECONDS)")
+        break
 train_seconds = time.time() - t0
-print(f"Trained {STEPS} steps in {train_seconds:.0f} s ({time.process_time() - cpu0:.0f} s of CPU): "
+print(f"Trained {len(losses)} steps in {train_seconds:.0f} s ({time.process_time() - cpu0:.0f} s of CPU): "
       f"loss {losses[0]:.3f} -> "
       f"{np.mean(losses[-10:]):.3f} (mean of the last 10 steps)")
 
