@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status reset backups restore watch grade build verify test bench help
+.PHONY: setup check hint status reset backups restore watch grade build verify test bench help capstone
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -76,3 +76,6 @@ bench: $(STAMP)  ## grading throughput: warm workers vs a process per job vs pyt
 
 help:  ## list these targets
 	@awk -F':.*## ' '/^[a-z]+:.*## /{printf "  make %-8s %s\n", $$1, $$2}' $(firstword $(MAKEFILE_LIST))
+
+capstone: $(STAMP)  ## train a small GPT with your own functions and let it write (a minute or two)
+	$(PY) -u solutions/capstone/capstone.py

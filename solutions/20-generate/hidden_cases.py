@@ -1,0 +1,144 @@
+"""Hidden cases for lesson 20 (generation with a context window)."""
+from pathlib import Path
+
+import torch
+
+from grader.lessons.authoring import Spec, call, case
+
+SPEC = Spec(functions=("generate", "generate_with_model"))
+
+REFERENCE = {}
+exec(compile(Path(__file__).with_name("solution.py").read_text(), "solution.py", "exec"), REFERENCE)
+
+V, D = 11, 6   # vocabulary size and model width: distinct from every length used below
+
+
+def model(rng, n_positions, scale=2.5):
+    """Random float64 parameters of the given model (torch tensors drawn from the numpy rng)."""
+    t = lambda *shape, s=1.0: torch.from_numpy(rng.normal(scale=s, size=shape))
+    return {"wte": t(V, D), "wpe": t(n_positions, D), "w_out": t(D, V, s=scale)}
+
+
+def prompt(rng, b, t):
+    return torch.from_numpy(rng.integers(0, V, size=(b, t))).to(torch.int64)
+
+
+def greedy(params, ids, n, window):
+    """Greedy decoding in which `window(ids)` is what the model reads (for building cases)."""
+    fn = REFERENCE["make_logits_fn"](params)
+    for _ in range(n):
+        ids = torch.cat([ids, fn(window(ids))[:, -1].argmax(-1)[:, None]], dim=1)
+    return ids
+
+
+def reference(params, ids, n, context, **kw):
+    return REFERENCE["generate_with_model"](params, ids, n, context, **kw)
+
+
+def crop_matters(rng, b, t0, n, context, n_positions):
+    """A model and prompts for which keeping the last `context` tokens, keeping the first ones and
+    keeping them all give three different outputs (drawn again until they do, whatever the seed)."""
+    while True:
+        params, ids = model(rng, n_positions), prompt(rng, b, t0)
+        right = greedy(params, ids, n, lambda x: x[:, -context:])
+        first = greedy(params, ids, n, lambda x: x[:, :context])
+        outs = [right, first]
+        if t0 + n <= n_positions:
+            outs.append(greedy(params, ids, n, lambda x: x))
+        if all(not torch.equal(a, c) for i, a in enumerate(outs) for c in outs[i + 1:]):
+            return params, ids
+
+
+def first_at(row, token):
+    hits = (row == token).nonzero()
+    return int(hits[0]) if len(hits) else None
+
+
+def eos_setup(rng, b, t0, n, context, n_positions, **sampling):
+    """A model, prompts and an end token that every row emits first at its own step, none at the
+    first step and all at least two steps before the limit, with a row whose next token would not
+    have been the end token (so padding shows). Drawn again until so, whatever the seed."""
+    while True:
+        params, ids = model(rng, n_positions), prompt(rng, b, t0)
+        new = reference(params, ids, n, context, **sampling)[:, t0:]
+        for token in range(1, V):
+            steps = [first_at(row, token) for row in new]
+            if None in steps or min(steps) < 1 or max(steps) > n - 3 or len(set(steps)) < b:
+                continue
+            if b == 1 or any(new[r, s + 1] != token for r, s in enumerate(steps) if s < max(steps)):
+                return params, ids, token
+
+
+def prompt_ends_with_eos(rng):
+    """Two prompts, the first ending with the end token, and a model whose next token for that row
+    is not the end token (drawn again until so)."""
+    while True:
+        params, ids = model(rng, 12), prompt(rng, 2, 5)
+        eos = int(ids[0, -1])
+        new = reference(params, ids, 5, 6, eos_id=eos)[:, 5:]
+        if new.shape[1] > 1 and new[0, 0] != eos and ids[1, -1] != eos:
+            return params, ids, eos
+
+
+def cases(rng):
+    p, ids = model(rng, 12), prompt(rng, 2, 3)
+    yield case("greedy inside the window", call("generate_with_model", p, ids, 5, 10),
+               probe="2 prompts of 3 tokens, 5 new tokens, context 10: the window is never full",
+               hint=2)
+    p, ids = model(rng, 9), prompt(rng, 1, 4)
+    yield case("batch of one", call("generate_with_model", p, ids, 4, 9),
+               probe="1 prompt of 4 tokens, 4 new tokens, context 9", hint=2)
+    p, ids = crop_matters(rng, 2, 7, 5, 4, 16)
+    yield case("the window slides", call("generate_with_model", p, ids, 5, 4),
+               probe="2 prompts of 7 tokens, context 4, 5 new tokens; the model could read 16 "
+                     "tokens, and reading more than the last 4 changes the answer", hint=1)
+    p, ids = crop_matters(rng, 3, 5, 6, 7, 7)
+    yield case("window at the model's limit", call("generate_with_model", p, ids, 6, 7),
+               probe="3 prompts of 5 tokens, 6 new tokens, context 7 = the most the model reads",
+               hint=1)
+    p, ids = crop_matters(rng, 2, 9, 3, 5, 6)
+    yield case("prompt longer than the window", call("generate_with_model", p, ids, 3, 5),
+               probe="2 prompts of 9 tokens, context 5 (the model reads at most 6)", hint=1)
+    p, ids = model(rng, 8), prompt(rng, 2, 5)
+    yield case("one new token", call("generate_with_model", p, ids, 1, 8),
+               probe="max_new_tokens = 1", hint=3)
+    p, ids = model(rng, 8), prompt(rng, 3, 2)
+    yield case("no new tokens", call("generate_with_model", p, ids, 0, 8),
+               probe="max_new_tokens = 0 returns the prompts as they are", hint=3)
+    p, ids, eos = eos_setup(rng, 1, 3, 9, 6, 16)
+    yield case("end token, one row", call("generate_with_model", p, ids, 9, 6, eos_id=eos),
+               probe="1 prompt, up to 9 new tokens; the row emits the end token before the limit",
+               hint=3)
+    p, ids, eos = eos_setup(rng, 2, 4, 10, 5, 16)
+    yield case("end token, rows finish apart", call("generate_with_model", p, ids, 10, 5, eos_id=eos),
+               probe="2 prompts; row 0 emits the end token some steps before row 1, and both "
+                     "before the limit", hint=3)
+    p, ids, eos = prompt_ends_with_eos(rng)
+    yield case("a prompt that ends with the end token",
+               call("generate_with_model", p, ids, 5, 6, eos_id=eos),
+               probe="2 prompts; the first ends with the end token, which does not finish it: only "
+                     "generated end tokens count", hint=3)
+    p, ids = model(rng, 10), prompt(rng, 2, 4)
+    new = reference(p, ids, 6, 10)[:, 4:]
+    unused = next(t for t in range(V) if not (new == t).any())
+    yield case("end token never produced",
+               call("generate_with_model", p, ids, 6, 10, eos_id=unused),
+               probe="an end token that the model never emits: the limit of 6 new tokens applies",
+               hint=3)
+    p, ids = crop_matters(rng, 2, 6, 5, 4, 12)
+    u = torch.from_numpy(rng.uniform(size=(5, 2)))
+    yield case("sampled, temperature 0.7",
+               call("generate_with_model", p, ids, 5, 4, temperature=0.7, uniforms=u),
+               probe="2 prompts of 6 tokens, context 4, temperature 0.7, one uniform per row and "
+                     "step", hint=2)
+    p, ids = model(rng, 12, scale=1.0), prompt(rng, 3, 3)
+    u = torch.from_numpy(rng.uniform(size=(7, 3)))
+    yield case("sampled, temperature 1.8",
+               call("generate_with_model", p, ids, 7, 6, temperature=1.8, uniforms=u),
+               probe="3 prompts of 3 tokens, context 6, temperature 1.8 (flatter than the model)",
+               hint=2)
+    p, ids = model(rng, 9, scale=1.0), prompt(rng, 1, 2)
+    u = torch.from_numpy(rng.uniform(size=(6, 1)))
+    yield case("sampled, one row",
+               call("generate_with_model", p, ids, 6, 9, temperature=1.3, uniforms=u),
+               probe="1 prompt of 2 tokens, temperature 1.3", hint=2)

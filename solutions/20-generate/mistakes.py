@@ -1,0 +1,304 @@
+"""Known mistakes for lesson 20 (generation with a context window)."""
+import torch
+
+from grader.lessons.authoring import mistake
+
+
+def choose(logits, step, temperature, uniforms):
+    """The right choice of next token from last-position logits (B, V), shared by the variants."""
+    if temperature == 0:
+        return torch.argmax(logits, dim=-1)
+    cdf = torch.cumsum(torch.softmax(logits / temperature, dim=-1), dim=-1)
+    u = torch.as_tensor(uniforms[step], dtype=torch.float64)
+    return (cdf <= u[:, None]).sum(dim=-1).clamp(max=logits.shape[-1] - 1)
+
+
+def finish(ids, next_id, finished, eos_id):
+    """The right end-token bookkeeping: pad finished rows, mark new ones, append."""
+    if eos_id is not None:
+        next_id = torch.where(finished, torch.tensor(eos_id), next_id)
+        finished = finished | (next_id == eos_id)
+    return torch.cat([ids, next_id[:, None]], dim=1), finished
+
+
+def done(finished, eos_id):
+    return eos_id is not None and bool(finished.all())
+
+
+@mistake("no-crop", hint=1, message="""\
+You give the model the whole sequence at every step. A model is built (and trained) for at most
+`context` tokens: beyond that it either fails (its position table runs out) or reads tokens it was
+never meant to see, and its prediction changes. Crop each row to its LAST `context` tokens before
+calling the model: `ids[:, -context:]`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids)[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("crop-first-tokens", hint=1, message="""\
+You keep the FIRST `context` tokens (`ids[:, :context]`), so once the sequence outgrows the window
+the model keeps reading the same old prefix and never sees what it has just written. The window
+slides: keep the most recent tokens, `ids[:, -context:]`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, :context])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("first-position-logits", hint=2, message="""\
+You choose from the logits at position 0 (`logits[:, 0]`). Row t of the logits predicts the token
+AFTER position t, having seen positions 0..t, so position 0 predicts the second token from the first
+token alone. The next token of the sequence is predicted by the LAST position: `logits[:, -1, :]`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, 0, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("argmax-over-time", hint=2, message="""\
+You take the argmax over axis 1 of the full logits (B, T, V), which is the TIME axis: you get the
+position with the highest score, not a token. Take the last position first, `logits[:, -1, :]`
+of shape (B, V), then the argmax over the vocabulary: `dim=-1`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        full = logits_fn(ids[:, -context:])
+        if temperature == 0:
+            next_id = full.argmax(dim=1)[:, -1]
+        else:
+            next_id = choose(full[:, -1, :], step, temperature, uniforms)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("argmax-without-dim", hint=2, message="""\
+You call `argmax` without `dim`, which flattens the whole (B, V) table and returns one index, so
+your code only works for a batch of one (with more rows it cannot even be reshaped to one token per
+row). Ask for the argmax over the vocabulary of each row: `torch.argmax(logits, dim=-1)`, which
+gives B tokens.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits).reshape(ids.shape[0])
+        else:
+            next_id = choose(logits, step, temperature, uniforms)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("total-length", hint=3, message="""\
+You treat `max_new_tokens` as the length of the whole sequence, prompt included (the way
+`max_length` works in some libraries), so you generate only `max_new_tokens - T0` tokens, or none.
+It counts the NEW tokens: run exactly `max_new_tokens` steps (fewer only when an end token stops
+you).""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    step = 0
+    while ids.shape[1] < max_new_tokens:
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        step += 1
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("one-step-short", hint=3, message="""\
+You generate one token fewer than asked (a loop such as `range(1, max_new_tokens)`). Each step
+appends exactly one token, so `max_new_tokens` steps give `max_new_tokens` new tokens: loop over
+`range(max_new_tokens)`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens - 1):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("end-token-dropped", hint=3, message="""\
+You stop when the model produces the end token but do not append it. The end token is part of the
+output (it is how the caller knows the row ended on purpose rather than at the limit): append it
+first, then stop.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        next_id = choose(logits, step, temperature, uniforms)
+        if eos_id is not None:
+            next_id = torch.where(finished, torch.tensor(eos_id), next_id)
+            if bool((finished | (next_id == eos_id)).all()):
+                break
+            finished = finished | (next_id == eos_id)
+        ids = torch.cat([ids, next_id[:, None]], dim=1)
+    return ids
+
+
+@mistake("prompt-end-token-stops", hint=3, message="""\
+You decide whether a row has finished by looking at its last token, so a prompt that happens to end
+with the end token counts as finished before anything is generated. Only GENERATED end tokens finish
+a row: keep a `finished` flag per row, all False at the start, and set it when the token you have
+just chosen is `eos_id`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    for step in range(max_new_tokens):
+        if eos_id is not None and bool((ids[:, -1] == eos_id).all()):
+            break
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        next_id = choose(logits, step, temperature, uniforms)
+        if eos_id is not None:
+            next_id = torch.where(ids[:, -1] == eos_id, torch.tensor(eos_id), next_id)
+        ids = torch.cat([ids, next_id[:, None]], dim=1)
+    return ids
+
+
+@mistake("pads-with-zero", hint=3, message="""\
+You pad finished rows with 0 (a habit from padding batches of token ids), but 0 is an ordinary
+token of this vocabulary. Here a finished row is padded with the end token itself, `eos_id`, as
+Hugging Face's `generate` does when the pad token is the end token: `torch.where(finished, eos_id,
+next_id)`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        next_id = choose(logits, step, temperature, uniforms)
+        if eos_id is not None:
+            next_id = torch.where(finished, torch.tensor(0), next_id)
+            finished = finished | (next_id == eos_id)
+        ids = torch.cat([ids, next_id[:, None]], dim=1)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("stop-at-first-row", hint=3, message="""\
+You stop the whole batch as soon as ONE row produces the end token, which cuts the other rows off
+mid-sentence. A batch stops when EVERY row has finished (`finished.all()`); until then, rows that
+are done are padded with the end token.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if eos_id is not None and bool(finished.any()):
+            break
+    return ids
+
+
+@mistake("finished-rows-continue", hint=3, message="""\
+A row that has produced the end token keeps generating model tokens after it. Once a row is
+finished, everything appended to it must be the end token (padding) while the other rows finish:
+keep a `finished` flag per row and use `torch.where(finished, eos_id, next_id)`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        next_id = choose(logits, step, temperature, uniforms)
+        if eos_id is not None:
+            finished = finished | (next_id == eos_id)
+        ids = torch.cat([ids, next_id[:, None]], dim=1)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("temperature-multiplied", hint=2, message="""\
+You multiply the logits by the temperature instead of dividing. Temperature T rescales logits to
+`logits / T`: a T below 1 sharpens the distribution (towards greedy), a T above 1 flattens it.
+Multiplying does the opposite. Use `torch.softmax(logits / temperature, dim=-1)`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits, dim=-1)
+        else:
+            cdf = torch.cumsum(torch.softmax(logits * temperature, dim=-1), dim=-1)
+            u = torch.as_tensor(uniforms[step], dtype=torch.float64)
+            next_id = (cdf <= u[:, None]).sum(dim=-1).clamp(max=logits.shape[-1] - 1)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("same-uniform-every-step", hint=2, message="""\
+You use the first row of `uniforms` at every step. Each step needs a fresh random number, or the
+"random" choice is the same draw over and over: at step s, row b uses `uniforms[s][b]`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, 0, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("always-greedy", hint=2, message="""\
+You always take the argmax, whatever the temperature. Greedy choice is only for `temperature == 0`;
+above 0 you sample: softmax of `logits / temperature`, its cumulative sum along the vocabulary, and
+the first token whose cumulative probability exceeds the step's uniform number.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, 0, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("cdf-ignored", hint=2, message="""\
+You compare the uniform number with the probabilities themselves rather than with their running
+total. Inverse-CDF sampling walks along the CUMULATIVE sum, `torch.cumsum(probs, dim=-1)`, and takes
+the first token where it exceeds u; each token then wins with exactly its own probability.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits, dim=-1)
+        else:
+            probs = torch.softmax(logits / temperature, dim=-1)
+            u = torch.as_tensor(uniforms[step], dtype=torch.float64)
+            next_id = (probs <= u[:, None]).sum(dim=-1).clamp(max=logits.shape[-1] - 1)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids

@@ -1,0 +1,244 @@
+"""Known mistakes for lesson 22 (one training step with AdamW by hand)."""
+import torch
+
+from grader.lessons.authoring import mistake
+
+
+@mistake("l2-not-decoupled", hint=2, message="""\
+You add the weight decay to the gradient (`g + weight_decay * p`), which is Adam with an L2
+penalty, not AdamW. The decay term then goes through the moments and is divided by sqrt(v), so
+parameters with large gradients are hardly decayed at all. AdamW "decouples" the decay: the
+moments see only the gradient, and the weights shrink separately, `p - lr * weight_decay * p`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name] + weight_decay * p
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("no-bias-correction", hint=2, message="""\
+You use m and v as they are, without dividing by (1 - b1^t) and (1 - b2^t). Both averages start
+at zero, so in the first steps they are far too small (after one step m is only 0.1 g and v only
+0.001 g^2), and the step size is wrong until t is in the thousands. Divide m by 1 - b1**t and v by
+1 - b2**t before taking the ratio.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p - lr * m / (torch.sqrt(v) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("bias-correction-before-count", hint=2, message="""\
+Your bias correction uses the number of steps taken BEFORE this one (t = state["step"]), so the
+first step divides by 1 - b1**0 = 0. The step being taken is number state["step"] + 1: count it
+first, then correct with that t.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"]
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        m_hat = m / (1 - b1 ** t)
+        v_hat = v / (1 - b2 ** t)
+        new_params[name] = p - lr * weight_decay * p - lr * m_hat / (torch.sqrt(v_hat) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t + 1, "m": m_new, "v": v_new}
+
+
+@mistake("eps-inside-sqrt", hint=3, message="""\
+You add eps under the square root, sqrt(v_hat + eps). AdamW (as torch.optim.AdamW computes it)
+adds eps AFTER the root: sqrt(v_hat) + eps. The two agree when gradients are large, but when they
+are small, sqrt(eps) = 1e-4 swamps sqrt(v_hat) and your steps shrink.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / torch.sqrt(
+            v / (1 - b2 ** t) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("decay-after-update", hint=3, message="""\
+You shrink the weights after the Adam step, (p - lr * step) * (1 - lr * weight_decay), so the decay
+also shrinks this step's update. torch.optim.AdamW decays the OLD weights first and then subtracts
+the step: p * (1 - lr * weight_decay) - lr * step. The difference, lr^2 * weight_decay * step, only
+shows with a large learning rate and weight decay, which is how the check caught it.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        stepped = p - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps)
+        new_params[name] = stepped * (1 - lr * weight_decay)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("decay-without-lr", hint=3, message="""\
+You decay by `weight_decay * p` without the learning rate. In torch.optim.AdamW (and in the lesson)
+the decay is scaled by the learning rate, p * (1 - lr * weight_decay), so with weight_decay = 0.01
+and lr = 0.01 the weights shrink by 0.01% per step, not by 1%.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - weight_decay * p - lr * (m / (1 - b1 ** t)) / (
+            torch.sqrt(v / (1 - b2 ** t)) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("wrong-sign", hint=1, message="""\
+Your update adds the step instead of subtracting it, so the parameters climb the loss instead of
+descending it. The gradient points uphill: p - lr * m_hat / (sqrt(v_hat) + eps).""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p + lr * (m / (1 - b1 ** t)) / (
+            torch.sqrt(v / (1 - b2 ** t)) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("moments-not-saved", hint=3, message="""\
+You compute the new m and v but return the old ones in the state, so every step starts again from
+the moments of the first one: Adam's memory of past gradients is lost. Put the updated m and v
+(not the bias-corrected ones) into the state you return.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params = {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / (
+            torch.sqrt(v / (1 - b2 ** t)) + eps)
+    return new_params, {"step": t, "m": dict(state["m"]), "v": dict(state["v"])}
+
+
+@mistake("corrected-moments-saved", hint=3, message="""\
+You store the bias-corrected m_hat and v_hat in the state. The correction is only for using the
+averages in this step; the running averages themselves must stay uncorrected, or the next step
+corrects them a second time. Keep m and v in the state and compute m_hat, v_hat afresh each step.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m_hat = (b1 * state["m"][name] + (1 - b1) * g) / (1 - b1 ** t)
+        v_hat = (b2 * state["v"][name] + (1 - b2) * g * g) / (1 - b2 ** t)
+        new_params[name] = p - lr * weight_decay * p - lr * m_hat / (torch.sqrt(v_hat) + eps)
+        m_new[name], v_new[name] = m_hat, v_hat
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("step-not-counted", hint=2, message="""\
+The state you return keeps the old step count, so every later step thinks it is the first one and
+applies the large first-step bias correction again. Return `"step": state["step"] + 1`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / (
+            torch.sqrt(v / (1 - b2 ** t)) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": state["step"], "m": m_new, "v": v_new}
+
+
+@mistake("betas-swapped", hint=2, message="""\
+You average the gradient with b2 and its square with b1. In `betas=(b1, b2)` the first, 0.9, is for
+the gradient itself (m, a short memory) and the second, 0.999, for the squared gradient (v, a long
+memory).""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b2, b1 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / (
+            torch.sqrt(v / (1 - b2 ** t)) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("v-not-squared", hint=2, message="""\
+Your second moment averages the gradient's size |g| (or g itself) instead of its square g^2. v is
+the running mean of g * g; its square root is then on the same scale as g, which is what makes the
+step m_hat / sqrt(v_hat) about lr in size whatever the scale of the gradient.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g.abs()
+        new_params[name] = p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / (
+            torch.sqrt(v / (1 - b2 ** t)) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("loss-after-step", hint=1, message="""\
+You return the loss of the UPDATED parameters. A training step reports the loss it computed its
+gradient from, the loss of the parameters it was given (the usual training log: compute the loss,
+backpropagate, update). Return that one; the next step will report the new parameters' loss.""")
+def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
+    loss = next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)
+    grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
+    new_params, new_state = adamw_step(params, grads, state, lr, betas, eps, weight_decay)
+    with torch.no_grad():
+        after = next_token_loss(gpt2_logits(new_params, ids, n_heads), ids)
+    return after.item(), new_params, new_state
+
+
+@mistake("defaults-in-train-step", hint=1, message="""\
+Your `train_step` calls `adamw_step` without passing on its own `betas`, `eps` and `weight_decay`,
+so the optimizer always runs with the defaults whatever the caller asked for. Pass every setting
+through: `adamw_step(params, grads, state, lr, betas, eps, weight_decay)`.""")
+def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
+    loss = next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)
+    grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
+    new_params, new_state = adamw_step(params, grads, state, lr)
+    return loss.item(), new_params, new_state
