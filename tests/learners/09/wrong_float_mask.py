@@ -1,0 +1,12 @@
+# converted the mask to float64 like the inputs, so SDPA adds it to the scores instead of hiding keys
+import torch
+import torch.nn.functional as F
+
+
+
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    m = None if mask is None else torch.tensor(mask, dtype=torch.float64)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=m).tolist()

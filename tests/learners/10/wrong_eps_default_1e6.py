@@ -1,0 +1,11 @@
+# used eps=1e-6 from another model config instead of 1e-5
+import torch
+import torch.nn.functional as F
+
+
+
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-6)
+    return (h + F.relu(h)).tolist()
