@@ -19,7 +19,7 @@ def test_equal_within_tolerance_passes():
     (Tensor(E), "expected a numpy array, got a torch tensor"),
     (np.where(E > 0.45, np.nan, E), "NaN at [1, 1] where 0.5 was expected (2 unexpected NaN"),
     (E.round(), "expected floating-point values, got"),
-    (E.astype(np.float32) + np.float32(1e-4), "your array is float32"),
+    (E.astype(np.float32) + np.float32(1e-4), "expected float64 values, got float32"),
 ])
 def test_differences_are_named(got, words):
     if words.startswith("expected floating"):

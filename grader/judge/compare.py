@@ -93,6 +93,9 @@ def compare_arrays(expected, got, rtol, atol):
         return f"expected shape {tuple(expected.shape)}, got shape {tuple(got.shape)}{note}"
     if expected.dtype.kind == "f" and got.dtype.kind in "biu":
         return f"expected floating-point values, got integers ({got.dtype})"
+    if expected.dtype == np.float64 and got.dtype.kind == "f" and got.dtype.itemsize < 8:
+        return (f"expected float64 values, got {got.dtype}: the lesson computes in float64, and "
+                f"{got.dtype} keeps only about {7 if got.dtype == np.float32 else 3} significant digits")
     if expected.dtype.kind == "b" or got.dtype.kind == "b":
         if expected.dtype.kind != got.dtype.kind:
             return f"expected {expected.dtype} values, got {got.dtype}"
