@@ -16,17 +16,7 @@ from grader.lessons import lesson, roadmap
 CORPUS = ROOT / "tests" / "learners"
 
 # "NN/file.py": why the grader's verdict is wrong for it.
-KNOWN = {
-    "01/wrong_min_shift.py":
-        "shifting by the minimum overflows once a slice spans more than ~709 (e.g. [0, 1000]); "
-        "no case has such a slice",
-    "02/wrong_big_negative.py":
-        "a -1e4 fill only fails when every visible scaled score is below about -9300; no case has "
-        "scores that negative",
-    "06/wrong_float32.py":
-        "a float32 result is within the tolerance for RMSNorm (no cancellation), and the dtype is "
-        "not checked, unlike lessons 01 and 05 where float32 fails on values",
-}
+KNOWN = {}
 
 
 def _answers():
