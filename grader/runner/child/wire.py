@@ -111,6 +111,9 @@ def tensor_array(t, torch):
     if dtype not in DTYPES:
         raise WireError(f"a torch tensor of dtype {dtype}, which the grader does not compare; "
                         "the lessons compute in float64")
+    if t.numel() and (t.storage_offset() + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))
+                      + 1) * t.element_size() > t.untyped_storage().nbytes():
+        raise WireError("a torch tensor whose view reaches past the end of its storage")
     try:
         return t.detach().resolve_conj().resolve_neg().numpy()
     except Exception as exc:   # a tensor torch itself cannot turn into numbers
@@ -118,8 +121,10 @@ def tensor_array(t, torch):
 
 
 def describe_type(v):
+    """The value's type by name, in at most a few hundred characters (a class may name itself)."""
     t = type(v)
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+    module, name = str(t.__module__)[:100], str(t.__qualname__)[:200]
+    return name if module == "builtins" else f"{module}.{name}"
 
 
 def encode(value):
