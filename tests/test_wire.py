@@ -101,12 +101,21 @@ def test_decoder_never_unpickles():
     assert wire.decode(evil).shape == (1,)  # bytes are only ever numbers
 
 
+def escaped(transform):
+    """A functorch wrapper tensor smuggled out of the transform that made it."""
+    seen = []
+    transform(lambda x: seen.append(x) or x)(torch.zeros(3, 2))
+    return seen[0]
+
+
 @pytest.mark.parametrize("tensor, words", [
     (torch.zeros(2, dtype=torch.bfloat16), "dtype bfloat16"),
     (torch.zeros(2, dtype=torch.complex128), "dtype complex128"),
     (torch.zeros(2, device="meta"), "'meta' device"),
     (torch.zeros(2).to_sparse(), "sparse"),
     (torch.zeros(()).expand(10**6, 10**6), "more than 1,000,000 elements"),
+    (torch.nested.nested_tensor([torch.zeros(2), torch.zeros(3)]), "cannot be read"),
+    (escaped(torch.func.vmap), r"cannot be read \(NotImplementedError\)"),
 ])
 def test_tensors_the_format_does_not_carry_are_named(tensor, words):
     with pytest.raises(wire.WireError, match=words):
