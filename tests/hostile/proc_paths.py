@@ -1,6 +1,7 @@
 """Hostile (lesson 09): reads the command line and environment of every visible process, its own
 mount table and memory map, and reports any of the host's own folders it finds there (the grader's
-home, the workbook, the class folder). The Python installation's folders are allowed: their bind
+home, the class's folders). Where it sees a whole host's processes (graded without the sandbox) it
+reads only its own environment. The Python installation's folders are allowed: their bind
 mounts name their sources in the mount table, which no bind mount can hide. The suite fills in both
 lists; the answer is right when nothing of the host shows."""
 import os
@@ -13,10 +14,12 @@ PYTHON_ROOTS = ["/python/roots"]    # filled in by the suite
 
 
 def sources():
-    for pid in sorted(p for p in os.listdir("/proc") if p.isdigit()):
-        for name in ("cmdline", "environ"):
-            yield f"/proc/{pid}/{name}"
-    yield from ("/proc/self/mountinfo", "/proc/1/mountinfo", "/proc/self/maps")
+    pids = sorted(p for p in os.listdir("/proc") if p.isdigit())
+    for pid in pids:
+        yield f"/proc/{pid}/cmdline"
+    if len(pids) <= 16:     # a sandbox's own few processes; on a whole host, only its own
+        yield from (f"/proc/{pid}/environ" for pid in pids)
+    yield from ("/proc/self/environ", "/proc/self/mountinfo", "/proc/1/mountinfo", "/proc/self/maps")
 
 
 def host_paths_seen():
