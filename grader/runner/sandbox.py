@@ -86,6 +86,11 @@ class Mounts:
         self.argv += ["--ro-bind", str(source), str(target)]
         self.made.add(str(target))
 
+    def tmpfs(self, target):
+        self.parents(target)
+        self.argv += ["--tmpfs", str(target)]
+        self.made.add(str(target))
+
     def copy(self, data, target):
         self.parents(target)
         self.argv += ["--perms", "0444", "--file", data, str(target)]
@@ -109,10 +114,11 @@ def options(grader_home):
     for root in python_roots():
         mounts.ro_bind(root, venv_view(root))
     package = Path(grader_home) / "grader"
+    mounts.tmpfs(CHILD_HOME)        # the copies, read-only once written
     for part in ("__init__.py", "runner/__init__.py",
                  *(f"runner/child/{p.name}" for p in sorted((package / "runner/child").glob("*.py")))):
         mounts.copy((package / part).read_bytes(), f"{CHILD_HOME}/grader/{part}")
-    argv += mounts.argv
+    argv += mounts.argv + ["--remount-ro", CHILD_HOME]
     if os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]
         for cap in CAPABILITIES:
