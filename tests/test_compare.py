@@ -71,3 +71,27 @@ def test_a_case_that_must_raise():
     assert judge(must, returned, ref, spec).message == "expected a ValueError; your function returned a value"
     stub = Outcome("error", error={"type": "NotImplementedError", "message": "", "line": 1, "trace": []})
     assert judge(must, stub, ref, spec).message == "not implemented yet"
+
+
+def lenient_check(got, expected, calls):
+    """A lesson's check that converts what it is given, as real checks do."""
+    return None if np.allclose(np.asarray(got[0], dtype=float), expected[0]) else "differs"
+
+
+@pytest.mark.parametrize("answer, words", [
+    ([[str(v) for v in row] for row in E.tolist()], "holds a string at [0, 0]"),
+    ([[round(v) for v in row] for row in E.tolist()], "expected floating-point values, got int64"),
+    (Tensor(E), "expected a nested list, got a torch tensor"),
+    ([E.tolist()[0], E.tolist()[1][:2]], "ragged"),
+])
+def test_a_lessons_check_sees_only_answers_of_the_right_kind(answer, words):
+    from grader.lessons.authoring import Spec, call, case
+    from grader.judge.outcome import Outcome
+    from grader.judge.verdict import judge
+
+    checked = case("checked", call("f", 1), check=lenient_check)
+    spec = Spec(functions=("f",))
+    ref = Outcome("ok", outputs=[E.tolist()])
+    assert judge(checked, ref, ref, spec).passed
+    verdict = judge(checked, Outcome("ok", outputs=[answer]), ref, spec)
+    assert not verdict.passed and words in verdict.message

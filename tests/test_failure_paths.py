@@ -113,6 +113,9 @@ def test_printing_megabytes_is_capped(pool, softmax_lesson, tmp_path):
     ("sys.exit(0)", "raised SystemExit: the code tried to exit"),
     ("os._exit(0)", "crashed: the process exited (status 0) before it finished"),
     ("ctypes.string_at(0)", "crashed: the process died: a segmentation fault"),
+    ("os.kill(os.getpid(), 40)", "crashed: the process died: signal 40"),   # no name in Python
+    ("os.write(2, b'libfoo: gave up\\n\\n') and os._exit(3)",
+     'crashed: the process exited (status 3) before it finished (its last words: "libfoo: gave up")'),
 ])
 def test_exits_and_crashes_are_per_case(pool, softmax_lesson, tmp_path, exit_call, words):
     source = "import sys, os, ctypes\n" + GOOD.replace(

@@ -5,6 +5,9 @@ For every attack (tests/hostile/*.py, described in tests/hostile/attacks.toml): 
 reason it was given; the grader alive; every honest learner graded exactly as in a class with no
 attacker; no process left behind. Attacks marked `breach` are also graded without the sandbox,
 where they must succeed: proof that each one really reaches for something the sandbox hides.
+Lesson 01's attackers use numpy; lesson 09's use torch itself (tensor subclasses, patched torch,
+pickles, threads and processes, huge and storage-less tensors). One of them (proc_paths) looks for
+the host's folders in every command line, environment and mount table it can read.
 """
 import json
 import os
@@ -26,11 +29,19 @@ ATTACKS = tomllib.loads((HOSTILE / "attacks.toml").read_text())
 LESSON_FOLDERS = {"01": "01-softmax", "09": "09-torch-attention"}
 PORT = "47391"            # the network attack's port; the test listens on a free one instead
 MISTAKE = "import numpy as np\n\ndef softmax(x, axis=-1):\n    e = np.exp(x)\n    return e / np.sum(e, axis=axis, keepdims=True)\n"
+MASK_IGNORED = """import torch
+import torch.nn.functional as F
+
+def solve(Q, K, V, mask=None):
+    q, k, v = (torch.tensor(a, dtype=torch.float64) for a in (Q, K, V))
+    return F.scaled_dot_product_attention(q, k, v).tolist()
+"""
 HONEST = {                      # learner: {lesson folder: source}
     "alice": {"01-softmax": (ROOT / "solutions/01-softmax/solution.py").read_text(),
               "09-torch-attention": (ROOT / "solutions/09-torch-attention/solution.py").read_text()},
     "bert": {"01-softmax": MISTAKE},
     "cleo": {"01-softmax": "import numpy as np\n\ndef softmax(x, axis=-1):\n    return x\n"},
+    "dana": {"09-torch-attention": MASK_IGNORED},
 }
 
 
@@ -46,10 +57,24 @@ def make_class(folder, learners):
     return folder
 
 
-def attackers(names, port):
-    return {f"x-{name}": {lesson_folder(ATTACKS[name]):
-                          (HOSTILE / f"{name}.py").read_text().replace(PORT, str(port))}
-            for name in names}
+def host_paths(folder):
+    """Placeholders an attack's source holds, filled in: the host's own folders it must not see
+    from inside the sandbox (the grader's home, the class's folders), and the Python
+    installation's folders, which it may see (the mount table names them)."""
+    from grader.runner import sandbox
+    hidden = [str(ROOT), str(folder.parent), str(folder)]
+    return {'["/host/paths"]': json.dumps(hidden), '["/python/roots"]': json.dumps(sandbox.python_roots())}
+
+
+def attackers(names, port, folder):
+    filled = {PORT: str(port), **host_paths(folder)}
+
+    def source(name):
+        text = (HOSTILE / f"{name}.py").read_text()
+        for placeholder, value in filled.items():
+            text = text.replace(placeholder, value)
+        return text
+    return {f"x-{name}": {lesson_folder(ATTACKS[name]): source(name)} for name in names}
 
 
 def leftovers():
@@ -78,7 +103,7 @@ def lasting_leftovers(before):
 
 def grade(workbook, folder, out, *extra):
     done = grader(workbook, "grade", str(folder), "--lessons", "01,09", "--out", str(out),
-                  "--jobs", "2", "--case-seconds", "1", *extra, timeout=900)
+                  "--jobs", "2", "--case-seconds", "2", *extra, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Graded" in done.stdout
     db = sqlite3.connect(out / "gradebook.sqlite")
@@ -125,7 +150,7 @@ def mixed(workbook, listener, tmp_path_factory):
     """The honest learners and every attacker in one class, graded in the sandbox."""
     base = tmp_path_factory.mktemp("mixed")
     before = leftovers()
-    folder = make_class(base / "class", {**HONEST, **attackers(ATTACKS, listener)})
+    folder = make_class(base / "class", {**HONEST, **attackers(ATTACKS, listener, base / "class")})
     graded = grade(workbook, folder, base / "out")
     return graded, lasting_leftovers(before)
 
@@ -165,6 +190,7 @@ def reason(row):
 
 def test_there_are_enough_attacks():
     assert len(ATTACKS) >= 25
+    assert sum(a["lesson"] == "09-torch-attention" for a in ATTACKS.values()) >= 20   # torch's own
     assert {p.stem for p in HOSTILE.glob("*.py")} == set(ATTACKS)
 
 
@@ -195,8 +221,11 @@ def test_no_process_is_left_behind(mixed):
 def test_breaches_succeed_without_the_sandbox(workbook, listener, tmp_path):
     """Each attack that reaches for something the sandbox hides really gets it when unsandboxed."""
     breaches = [name for name, a in ATTACKS.items() if a["breach"]]
-    folder = make_class(tmp_path / "class",
-                        {"alice": HONEST["alice"], **attackers(breaches, listener)})
+    folder = make_class(tmp_path / "class", {"alice": HONEST["alice"],
+                                             **attackers(breaches + ["proc_paths"], listener,
+                                                         tmp_path / "class")})
     graded = grade(workbook, folder, tmp_path / "out", "--no-sandbox")
     scores = {name: graded[f"x-{name}", lesson_folder(ATTACKS[name])]["score"] for name in breaches}
     assert scores == {name: 1.0 for name in breaches}
+    seen = graded["x-proc_paths", "09-torch-attention"]["cases"][0][3]
+    assert "host paths visible" in seen and str(ROOT) in seen    # the probe can see, where not hidden

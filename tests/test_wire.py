@@ -99,3 +99,63 @@ def test_hostile_frames_are_refused(data, words):
 def test_decoder_never_unpickles():
     evil = frame(b'{"v": {"$array": ["float64", [1], 0]}, "o": [[0, 8]]}', (pickle.dumps(1) * 2)[:8])
     assert wire.decode(evil).shape == (1,)  # bytes are only ever numbers
+
+
+def escaped(transform):
+    """A functorch wrapper tensor smuggled out of the transform that made it."""
+    seen = []
+    transform(lambda x: seen.append(x) or x)(torch.zeros(3, 2))
+    return seen[0]
+
+
+@pytest.mark.parametrize("tensor, words", [
+    (torch.zeros(2, dtype=torch.bfloat16), "dtype bfloat16"),
+    (torch.zeros(2, dtype=torch.complex128), "dtype complex128"),
+    (torch.zeros(2, device="meta"), "'meta' device"),
+    (torch.zeros(2).to_sparse(), "sparse"),
+    (torch.zeros(()).expand(10**6, 10**6), "more than 1,000,000 elements"),
+    (torch.nested.nested_tensor([torch.zeros(2), torch.zeros(3)]), "cannot be read"),
+    (escaped(torch.func.vmap), r"cannot be read \(NotImplementedError\)"),
+])
+def test_tensors_the_format_does_not_carry_are_named(tensor, words):
+    with pytest.raises(wire.WireError, match=words):
+        wire.encode(tensor)
+
+
+def test_a_view_past_the_end_of_its_storage_is_refused_unread():
+    big = torch.zeros(300, 300, dtype=torch.float64)
+    view = big[:]
+    big.untyped_storage().resize_(0)          # the view's data is freed under it
+    with pytest.raises(wire.WireError, match="past the end of its storage"):
+        wire.encode(view)
+    assert roundtrip(torch.arange(10.0)[3:].as_strided((2, 2), (1, 2))).array.tolist() == [[3, 5], [4, 6]]
+
+
+def test_a_type_that_names_itself_at_length_is_named_briefly():
+    class Verbose(torch.Tensor):
+        pass
+    Verbose.__qualname__ = "V" * 5_000_000
+    with pytest.raises(wire.WireError) as refused:
+        wire.encode(torch.zeros(2).as_subclass(Verbose))
+    assert len(str(refused.value)) < 400
+
+
+class Unhashable(type):
+    def __hash__(cls):
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("value, words", [
+    (torch.zeros(2).as_subclass(type("Long", (torch.Tensor,), {"__qualname__": "L" * 2_000_000})),
+     "unsupported type"),
+    (Unhashable("Odd", (), {})(), "could not read (KeyboardInterrupt)"),
+])
+def test_the_child_reports_any_value_it_cannot_send_as_that_cases_error(value, words):
+    import io
+    from grader.runner.child import runner
+    out = io.BytesIO()
+    runner.send(out, {"kind": "case", "index": 0, "outputs": [value], "error": None,
+                      "mutated": [], "stdout": ""})
+    frame = wire.decode(out.getvalue())
+    assert frame["outputs"] is None and frame["error"]["type"] == "UnsupportedReturn"
+    assert words in frame["error"]["message"] and len(frame["error"]["message"]) <= 2_000

@@ -139,6 +139,29 @@ def compare_items(expected, got, rtol, atol, label):
     return None
 
 
+def kind_problem(expected, got):
+    """Why `got` is not even the kind of value `expected` is (numbers where numbers belong), or None.
+    A lesson's own check sees only answers of the right kind: it may convert what it is given (a
+    string of digits converts to a number) and must not take that for an answer."""
+    ek, gk = kind(expected), kind(got)
+    if ek != gk:
+        return f"expected {ek}, got {gk}{type_advice(ek, gk)}"
+    if isinstance(expected, (tuple, dict)):
+        if len(expected) != len(got) or (isinstance(expected, dict) and expected.keys() != got.keys()):
+            return compare(expected, got, 0, 0)
+        pairs = zip(expected, got) if isinstance(expected, tuple) else (
+            (expected[k], got[k]) for k in expected)
+        return next(filter(None, (kind_problem(e, g) for e, g in pairs)), None)
+    e = as_array(expected) if isinstance(expected, list) else None
+    if e is not None and not isinstance(e, str):
+        g = as_array(got)
+        if isinstance(g, str):
+            return g
+        if e.dtype.kind == "f" and g.dtype.kind in "biu":
+            return f"expected floating-point values, got {g.dtype}"
+    return None
+
+
 def compare(expected, got, rtol, atol):
     """None when `got` matches `expected` within tolerance, else a message saying how it differs."""
     ek, gk = kind(expected), kind(got)

@@ -2,7 +2,7 @@
 import re
 from dataclasses import dataclass
 
-from .compare import compare
+from .compare import compare, kind_problem
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,10 @@ def judge(case, got, expected, spec):
     if expected.status != "ok":
         raise RuntimeError(f"the reference fails case '{case.name}': {expected.error}")
     if case.check:
+        problem = next(filter(None, (kind_problem(e, g) for e, g
+                                     in zip(expected.outputs, got.outputs))), None)
+        if problem:
+            return Verdict(False, problem)
         try:
             message = case.check(got.outputs, expected.outputs, case.calls)
         except Exception:  # the learner's answer is not even of the right kind to check

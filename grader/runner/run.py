@@ -5,6 +5,7 @@ case on its own pipe. A case that runs past its time, or a child that dies, cost
 fresh child resumes with the next case, until the job's own time, or its quota of time-outs, runs out.
 """
 import os
+import select
 import signal
 import time
 from dataclasses import dataclass
@@ -33,20 +34,35 @@ class Limits:
                 "processes": self.processes}
 
 
+TAIL = 4096          # bytes of a child's raw output kept, for its last words
+MAX_WORDS = 200
 SIGNALS = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "it was killed",
            signal.SIGXCPU: "it used up its CPU time", signal.SIGXFSZ: "it wrote too large a file",
            signal.SIGABRT: "it aborted", signal.SIGBUS: "a bus error"}
 
 
-def death(code):
-    """Plain words for how a child ended."""
+def death(code, last_words=""):
+    """Plain words for how a child ended, with the last line it printed outside Python (a library's
+    dying words), if any."""
+    said = f' (its last words: "{last_words}")' if last_words else ""
     if code < 0:
-        sig = signal.Signals(-code)
-        return f"the process died: {SIGNALS.get(sig, sig.name)}"
+        try:
+            sig = signal.Signals(-code)
+            name = SIGNALS.get(sig, sig.name)
+        except ValueError:          # real-time signals have numbers, not names
+            name = f"signal {-code}"
+        return f"the process died: {name}{said}"
     if code == RUNNER_FAILED:
         return ("the process could no longer send its results; did the code close or replace "
-                "file descriptors?")
-    return f"the process exited (status {code}) before it finished; did the code call exit()?"
+                f"file descriptors?{said}")
+    return f"the process exited (status {code}) before it finished{said}; did the code call exit()?"
+
+
+def last_line(tail):
+    """The last non-blank line of raw output, as short printable text."""
+    lines = [line for line in tail.decode(errors="replace").splitlines() if line.strip()]
+    text = "".join(c if c.isprintable() else "?" for c in (lines[-1] if lines else "").strip())
+    return text if len(text) <= MAX_WORDS else text[:MAX_WORDS] + "..."
 
 
 class Frames:
@@ -56,6 +72,21 @@ class Frames:
         self.child = child
         self.buffer = b""
         self.eof = False
+        self.tail = b""          # the end of what the child printed below Python
+
+    def printed(self, chunk):
+        self.tail = (self.tail + chunk)[-TAIL:]
+
+    def death(self):
+        """How the child ended, once its result channel has closed; reads what it printed last."""
+        for _ in range(16):     # what is already there, not what a lingering process adds
+            if not select.select([self.child.outfd], [], [], 0)[0]:
+                break
+            chunk = os.read(self.child.outfd, 65536)
+            if not chunk:
+                break
+            self.printed(chunk)
+        return death(self.child.stop(grace=1.0), last_line(self.tail))
 
     def next(self, deadline):
         """The next decoded frame; None on time-out or end of stream. Raises WireError."""
@@ -67,7 +98,7 @@ class Frames:
             if not ready:
                 return None
             if self.child.outfd in ready:      # drained so the child never blocks; prints that
-                os.read(self.child.outfd, 65536)   # matter are captured in the frames
+                self.printed(os.read(self.child.outfd, 65536))   # matter are in the frames
             if self.child.rfd in ready:
                 chunk = os.read(self.child.rfd, 1 << 20)
                 self.eof = not chunk
@@ -197,7 +228,7 @@ def attend(frames, job, counts, start, limits, job_deadline, progress=None):
     frame = frames.next(min(now + limits.import_seconds, job_deadline))
     if frame is None:
         if frames.eof:
-            job.import_error = {"type": "ImportCrash", "message": death(frames.child.stop(grace=1.0)),
+            job.import_error = {"type": "ImportCrash", "message": frames.death(),
                                 "line": None, "trace": []}
         else:
             seen = where(frames)
@@ -216,7 +247,7 @@ def attend(frames, job, counts, start, limits, job_deadline, progress=None):
         frame = frames.next(deadline)
         if frame is None:
             if frames.eof:
-                job.outcomes[index] = Outcome("crash", detail=death(frames.child.stop(grace=1.0)))
+                job.outcomes[index] = Outcome("crash", detail=frames.death())
             else:
                 seconds = limits.case_seconds if deadline < job_deadline else limits.job_seconds
                 job.outcomes[index] = Outcome("timeout", detail=f"it took longer than {seconds:g} s",

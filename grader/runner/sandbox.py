@@ -1,11 +1,18 @@
 """The bubblewrap sandbox a warm worker runs in for instructor grading.
 
-Inside: no network; its own PID, IPC and UTS namespaces; read-only views of the system libraries, of
-the Python installation and of the grader's child-side code, nothing else; a private size-limited
-/tmp. Run by root, the worker keeps only the capabilities it needs to manage its children (switch
-user, kill, clean /tmp); every child runs as an unprivileged user of its own, so the process limit
-holds and the child cannot signal or trace the worker. Run by anyone else, bubblewrap maps the
-worker to an unprivileged user of a new user namespace instead.
+Inside: no network; its own PID, IPC and UTS namespaces; read-only views of the system libraries and
+of the Python installation, a copy of the grader's child-side code, nothing else; a private
+size-limited /tmp and /dev/shm (the shared memory torch's and Python's multiprocessing use). Run by
+root, the worker keeps only the capabilities it needs to manage its children (switch user, kill,
+clean /tmp); every child runs as an unprivileged user of its own, so the process limit holds and the
+child cannot signal or trace the worker. Run by anyone else, bubblewrap maps the worker to an
+unprivileged user of a new user namespace instead.
+
+No command line or environment inside names a host folder: bubblewrap reads its options (every
+mount's source) from a file descriptor, a virtual environment is shown under a neutral folder and
+the interpreter started from there, and the child-side code is copied in, not mounted. What still
+shows: the mount table names the source folder of every bind mount (the kernel prints it), so the
+Python installation's own folders show there, and its files say where they were installed.
 """
 import os
 import secrets
@@ -18,6 +25,8 @@ from pathlib import Path
 from grader.errors import GraderError
 
 CHILD_HOME = "/opt/grader"
+VENV_HOME = "/opt/python"
+PATH = "/usr/local/bin:/usr/bin:/bin"
 TMP_MB = 64
 SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin")
 CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
@@ -49,8 +58,18 @@ def python_roots():
     return roots
 
 
+def venv_view(path):
+    """Where a host path of the Python installation shows inside: under VENV_HOME when it lies in
+    a virtual environment (which may live anywhere, e.g. inside the grader's checkout), else as is."""
+    venv = sys.prefix if sys.prefix != sys.base_prefix else None
+    if venv and (path == venv or path.startswith(venv + os.sep)):
+        return VENV_HOME + path[len(venv):]
+    return path
+
+
 class Mounts:
-    """bwrap arguments that show host paths read-only, their parent folders readable by anyone."""
+    """bwrap arguments that show host paths read-only, their parent folders readable by anyone, and
+    copies of files (a bytes item in `argv` stands for a file descriptor holding those bytes)."""
 
     def __init__(self):
         self.argv, self.made = [], {"/", "/tmp"}
@@ -67,12 +86,23 @@ class Mounts:
         self.argv += ["--ro-bind", str(source), str(target)]
         self.made.add(str(target))
 
+    def tmpfs(self, target):
+        self.parents(target)
+        self.argv += ["--tmpfs", str(target)]
+        self.made.add(str(target))
 
-def command(bwrap_path, grader_home):
-    """The bwrap argument list that runs a worker; returns (argv prefix, uid for children or None)."""
-    argv = [bwrap_path, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+    def copy(self, data, target):
+        self.parents(target)
+        self.argv += ["--perms", "0444", "--file", data, str(target)]
+
+
+def options(grader_home):
+    """bwrap's options for a worker: (options, uid for children or None). A bytes item stands for a
+    file descriptor that holds those bytes."""
+    argv = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--new-session", "--proc", "/proc", "--dev", "/dev",
-            "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp"]
+            "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
+            "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/dev/shm"]
     mounts = Mounts()    # after /tmp, so a Python installation under /tmp is shown inside it
     for path in SYSTEM:
         if os.path.islink(path):
@@ -82,14 +112,35 @@ def command(bwrap_path, grader_home):
     if os.path.exists("/etc/ld.so.cache"):
         mounts.ro_bind("/etc/ld.so.cache")
     for root in python_roots():
-        mounts.ro_bind(root)
+        mounts.ro_bind(root, venv_view(root))
     package = Path(grader_home) / "grader"
-    for part in ("__init__.py", "runner/__init__.py", "runner/child"):
-        mounts.ro_bind(package / part, f"{CHILD_HOME}/grader/{part}")
-    argv += mounts.argv
+    mounts.tmpfs(CHILD_HOME)        # the copies, read-only once written
+    for part in ("__init__.py", "runner/__init__.py",
+                 *(f"runner/child/{p.name}" for p in sorted((package / "runner/child").glob("*.py")))):
+        mounts.copy((package / part).read_bytes(), f"{CHILD_HOME}/grader/{part}")
+    argv += mounts.argv + ["--remount-ro", CHILD_HOME]
     if os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]
         for cap in CAPABILITIES:
             argv += ["--cap-add", cap]
         return argv, 100_000 + secrets.randbelow(1 << 30)
     return argv + ["--unshare-user", "--uid", "65534", "--gid", "65534"], None
+
+
+def command(bwrap_path, grader_home, args):
+    """The command that runs the interpreter with `args` in a sandbox: (argv, file descriptors to
+    pass and then close, uid for children or None). Only the interpreter's path inside and `args`
+    show on the command line; the options travel through a file descriptor."""
+    argv, uid = options(grader_home)
+    fds = []
+
+    def holding(data):
+        fd = os.memfd_create("bwrap", 0)
+        fds.append(fd)
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+        return fd
+
+    argv = [str(holding(a)) if isinstance(a, bytes) else a for a in argv]
+    listing = holding(b"".join(a.encode() + b"\0" for a in argv))
+    return [bwrap_path, "--args", str(listing), venv_view(sys.executable), *args], fds, uid

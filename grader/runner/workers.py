@@ -37,6 +37,8 @@ def child_env(pythonpath, sandboxed):
            or (k == "TMPDIR" and not sandboxed)}
     env.update(PYTHONPATH=pythonpath, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
                HOME="/tmp", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    if sandboxed:       # the host's PATH may name its own folders (a virtual environment's bin/)
+        env["PATH"] = sandbox.PATH
     return env
 
 
@@ -45,18 +47,23 @@ class Worker:
 
     def __init__(self, bwrap=None, preload=("numpy", "torch")):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = [sys.executable, "-P", "-m", "grader.runner.child", str(theirs.fileno()),
+        args = ["-P", "-m", "grader.runner.child", str(theirs.fileno()),
                 "--preload", ",".join(preload)]
-        pythonpath, uid = GRADER_HOME, None
+        argv, fds, pythonpath, uid = [sys.executable, *args], [], GRADER_HOME, None
         if bwrap:
-            prefix, uid = sandbox.command(bwrap, GRADER_HOME)
-            argv, pythonpath = prefix + argv + ["--sandboxed"], sandbox.CHILD_HOME
+            argv, fds, uid = sandbox.command(bwrap, GRADER_HOME, args + ["--sandboxed"])
+            pythonpath = sandbox.CHILD_HOME
             if uid is not None:
                 argv += ["--uid", str(uid)]
-        self.proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                     env=child_env(pythonpath, bool(bwrap)),
-                                     start_new_session=True)
+        try:
+            self.proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(), *fds),
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE,
+                                         env=child_env(pythonpath, bool(bwrap)),
+                                         start_new_session=True)
+        finally:
+            for fd in fds:
+                os.close(fd)
         theirs.close()
         self.ids = itertools.count()
         self.ready = False

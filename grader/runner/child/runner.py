@@ -128,15 +128,24 @@ def run_call(module, path, fn, args, kwargs, float_errors):
     return out, None, mutated
 
 
+def refusal(exc):
+    """Why a value could not be sent, in a few words, whatever `exc` is: the wire's own reason (it
+    may quote a name the value chose), or the exception that code run by the value raised."""
+    try:
+        if type(exc) is wire.WireError:
+            return str(exc)[:MAX_MESSAGE]
+        return f"a value the grader could not read ({str(type(exc).__name__)[:100]})"
+    except BaseException:
+        return "a value the grader could not read"
+
+
 def send(out, message):
     """Write one frame; a value the wire refuses becomes that case's error."""
     try:
         frame = wire.encode(message)
-    except Exception as exc:   # WireError names the value; anything else is still the value's fault
-        reason = str(exc) if isinstance(exc, wire.WireError) else (
-            f"a value the grader could not read ({type(exc).__name__})")
+    except BaseException as exc:   # whatever reading the value raised, it is the value's fault
         message = {**message, "outputs": None, "error": {
-            "type": "UnsupportedReturn", "message": reason, "line": None, "trace": []}}
+            "type": "UnsupportedReturn", "message": refusal(exc), "line": None, "trace": []}}
         frame = wire.encode(message)
     Job.sending = True
     try:

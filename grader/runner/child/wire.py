@@ -112,14 +112,21 @@ def tensor_array(t, torch):
         raise WireError(f"a torch tensor of dtype {dtype}, which the grader does not compare; "
                         "the lessons compute in float64")
     try:
-        return t.detach().resolve_conj().resolve_neg().numpy()
-    except Exception as exc:   # a tensor torch itself cannot turn into numbers
+        past = t.numel() and (t.storage_offset() + 1 + sum(
+            (n - 1) * s for n, s in zip(t.shape, t.stride()))) * t.element_size() > t.untyped_storage().nbytes()
+        values = None if past else t.detach().resolve_conj().resolve_neg().numpy()
+    except Exception as exc:   # a tensor torch itself cannot turn into numbers (nested, functorch's)
         raise WireError(f"a torch tensor whose values cannot be read ({type(exc).__name__})") from None
+    if past:                   # reading it would read memory that is not the tensor's
+        raise WireError("a torch tensor whose view reaches past the end of its storage")
+    return values
 
 
 def describe_type(v):
+    """The value's type by name, in at most a few hundred characters (a class may name itself)."""
     t = type(v)
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+    module, name = str(t.__module__)[:100], str(t.__qualname__)[:200]
+    return name if module == "builtins" else f"{module}.{name}"
 
 
 def encode(value):

@@ -6,7 +6,8 @@ answers "started" and "exited". The worker never reads a job's request or result
 the child talk through the pipes directly, so no learner's data ever lives in the worker's memory.
 
 At the end of every job the worker kills the child's whole process tree (it is a subreaper, so
-processes that called setsid come back to it) and, in the sandbox, wipes the private /tmp.
+processes that called setsid come back to it) and, in the sandbox, wipes the private /tmp and
+/dev/shm.
 """
 import contextlib
 import ctypes
@@ -27,6 +28,7 @@ PR_SET_NO_NEW_PRIVS = 38
 MAX_MESSAGE = 4096
 CHILD_FDS = 3           # request on 0, printed output on 1 and 2, results on 3
 RUNNER_FAILED = 70      # the child's exit status when the runner itself could not go on
+PRIVATE = ("/tmp", "/dev/shm")   # the sandbox's own writable folders, wiped after every job
 
 
 def prctl(option, value):
@@ -88,14 +90,15 @@ def exit_code(status):
 
 
 class Worker:
-    """The worker's loop. In a sandbox, /tmp is the worker's own and is wiped after every job, and
-    `uid` (when the worker may switch users) is the unprivileged user every child runs as."""
+    """The worker's loop. In a sandbox, /tmp and /dev/shm are the worker's own and are wiped after
+    every job, and `uid` (when the worker may switch users) is the unprivileged user every child
+    runs as."""
 
     def __init__(self, control, sandboxed, uid):
         self.control = control
         self.sandboxed = sandboxed
         self.uid = uid
-        self.kept = set(os.listdir("/tmp")) if sandboxed else set()   # the sandbox's own mounts
+        self.kept = {d: set(os.listdir(d)) for d in PRIVATE} if sandboxed else {}   # its own mounts
 
     def send(self, **message):
         self.control.send(json.dumps(message).encode())
@@ -140,9 +143,9 @@ class Worker:
         status = kill_tree(pid)
         os.close(watch)
         shutil.rmtree(workdir, ignore_errors=True)
-        if self.sandboxed:
-            for entry in set(os.listdir("/tmp")) - self.kept:
-                path = os.path.join("/tmp", entry)
+        for folder, kept in self.kept.items():
+            for entry in set(os.listdir(folder)) - kept:
+                path = os.path.join(folder, entry)
                 if os.path.isdir(path) and not os.path.islink(path):
                     shutil.rmtree(path, ignore_errors=True)
                 else:
