@@ -7,6 +7,7 @@ words: its name, what it probes (the author's text) and a verdict chosen from fi
 cases may show their input, expected answer, the learner's answer and what it printed.
 """
 import builtins
+import re
 import time
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from grader.learner.report import call_text
 
 MAX_SHOWN = 4000
 GRADER_FAULT = "the grader could not grade this file"
+JOB_FOLDER = re.compile(r"[^\s'\"]*/job-\d+-[0-9a-f]{8}/")
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ def hidden_verdict(r):
 
 
 def clip(text):
+    """`text` without the job's temporary folder (so a regrade writes the same feedback), capped."""
+    text = JOB_FOLDER.sub("", text)
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + f"\n... ({len(text) - MAX_SHOWN:,} more characters)"
 
 
@@ -92,7 +96,7 @@ def case_row(r):
 
 def result_row(result, fault=None):
     """The gradebook row of a Result; `fault` is the grader's own exception, if it failed."""
-    feedback_error = result.error
+    feedback_error = result.error and clip(result.error)
     if fault is not None:
         feedback_error = (f"{GRADER_FAULT} (an error inside the grader, {type(fault).__name__}); "
                           "your instructor has the details")
