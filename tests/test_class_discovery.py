@@ -1,5 +1,7 @@
 """Finding submissions as a real class hands them in: every layout that is unambiguous is graded,
 everything else is listed with its reason; nothing is skipped in silence."""
+import os
+
 import pytest
 
 from conftest import ROOT, grader
@@ -98,3 +100,20 @@ def test_the_run_summary_lists_what_was_not_graded_and_bad_folders_are_refused(w
     inside = grader(workbook, "grade", str(cls), "--out", str(cls / "grading"), "--no-sandbox")
     assert inside.returncode == 2 and "is inside the class folder" in inside.stdout
     assert not (cls / "grading").exists()
+
+
+def test_a_file_that_cannot_be_read_is_graded_as_such_and_the_class_goes_on(workbook, tmp_path):
+    cls = tmp_path / "class"
+    put(cls / "amy" / "01-softmax" / "solution.py", SOFT)
+    (cls / "ben" / "01-softmax").mkdir(parents=True)
+    (cls / "ben" / "01-softmax" / "solution.py").symlink_to(cls / "ben" / "gone.py")
+    (cls / "cat" / "01-softmax").mkdir(parents=True)
+    os.mkfifo(cls / "cat" / "01-softmax" / "solution.py")
+    done = grader(workbook, "grade", str(cls), "--lessons", "01", "--out", str(tmp_path / "out"),
+                  "--no-sandbox", timeout=120)
+    assert done.returncode == 0, done.stdout
+    assert (tmp_path / "out" / "grades.csv").read_text().splitlines()[1:] == [
+        "amy,1,1", "ben,0,0", "cat,0,0"]
+    page = (tmp_path / "out" / "feedback" / "ben.md").read_text()
+    assert "the file could not be read (No such file or directory)" in page
+    assert "not a regular file" in (tmp_path / "out" / "feedback" / "cat.md").read_text()

@@ -42,7 +42,7 @@ def to_grade(book, submissions, regrade):
     todo = []
     for s in submissions:
         try:
-            sha = file_hash(s.path)
+            sha = file_hash(s.path) if s.path.is_file() else None
         except OSError:
             sha = None
         if regrade or sha is None or not book.up_to_date(s.learner, s.lesson.id, sha):

@@ -5,6 +5,7 @@ the words `grader check` uses, the diagnoses, broken rules and the hint tier to 
 Only what the gradebook stores for learners' eyes is shown: hidden cases by name, probe and verdict.
 """
 import html
+import re
 from pathlib import PurePath
 
 STYLE = """
@@ -17,7 +18,8 @@ pre{background:#f3f5f8;padding:.4rem .6rem;border-radius:4px;white-space:pre-wra
 .rule{background:#fdecea;border-left:4px solid #b3261e;padding:.4rem .8rem;margin:.6rem 0}
 .hint{background:#e8f1fd;border-left:4px solid #2a6fdb;padding:.4rem .8rem;margin:.6rem 0}
 code{background:#f3f5f8;padding:0 .2rem;border-radius:3px} table{border-collapse:collapse}
-td,th{padding:.2rem .8rem;border-bottom:1px solid #e3e6eb;text-align:left}
+.sub{margin-left:1.4rem} .tag{font-size:.75rem;border:1px solid #9aa3b2;border-radius:3px;
+padding:0 .3rem;margin-right:.3rem} td,th{padding:.2rem .8rem;border-bottom:1px solid #e3e6eb;text-align:left}
 """
 
 
@@ -142,6 +144,11 @@ def e(text):
     return html.escape(str(text), quote=True)
 
 
+def prose(text):
+    """Escaped text whose `backticked` parts show as code (the lessons' messages use them)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", e(text))
+
+
 def case_html(c):
     if c["passed"]:
         out = [f'<li><span class="ok">✓</span> {e(c["name"])}']
@@ -152,10 +159,10 @@ def case_html(c):
         out += [f"<pre>{e(key)}: {e(shown[key])}</pre>" for key in ("input", "expected", "got",
                                                                       "where") if key in shown]
     elif not c["public"] and not c["passed"] and c["probe"]:
-        out.append(f'<div class="muted">probes: {e(c["probe"])} '
-                   "(a hidden case: its input is not shown)</div>")
+        out.append(f'<div class="sub muted"><span class="tag">hidden case</span> probes: '
+                   f'{e(c["probe"])}</div>')
     if shown.get("printed"):
-        out.append(f'<div class="muted">your code printed:</div><pre>{e(shown["printed"])}</pre>')
+        out.append(f'<div class="sub muted">your code printed:</div><pre>{e(shown["printed"])}</pre>')
     return "".join(out) + "</li>"
 
 
@@ -187,11 +194,11 @@ def html_page(view, learner):
             elif kind == "file":
                 body.append(f'<p class="muted">File: <code>{e(text)}</code></p>')
             elif kind == "why":
-                body.append(f'<div class="why"><b>Why:</b> {e(text)}</div>')
+                body.append(f'<div class="why"><b>Why:</b> {prose(text)}</div>')
             elif kind == "hint":
-                body.append(f'<div class="hint">{e(text)}</div>')
+                body.append(f'<div class="hint">{prose(text)}</div>')
             elif kind in ("rule", "error"):
-                body.append(f'<div class="rule">{e(text)}</div>')
+                body.append(f'<div class="rule">{prose(text)}</div>')
             else:
                 body.append(f"<p>{e(text)}</p>")
         if cases:

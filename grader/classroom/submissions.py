@@ -43,6 +43,8 @@ class Submission:
         if not self.path.resolve().is_relative_to(self.folder.resolve()):
             return ("the submission is a link to a file outside the learner's folder; submit the "
                     "file itself")
+        if self.path.exists() and not self.path.is_file():
+            return "not a regular file (a pipe, a device or a folder); submit the file itself"
         try:
             with open(self.path, "rb") as f:
                 f.read(1)
@@ -75,6 +77,8 @@ def lesson_names(lesson_id):
 
 def read_functions(path):
     """The top-level function names a submission defines (empty when it cannot be parsed)."""
+    if not path.is_file():
+        return set()
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
@@ -206,6 +210,8 @@ def learner_files(root, learner, folder, matcher, lessons):
 
 
 def same_content(path):
+    if not path.is_file():
+        return str(path)          # nothing to compare: graded to say why
     try:
         return path.read_bytes()
     except OSError:
