@@ -185,8 +185,8 @@ def learner_files(root, learner, folder, matcher, lessons):
         if lesson_id is None:
             notes.append(Ungraded(learner, None, rel(path), why))
         elif lesson_id not in matcher.lessons:
-            notes.append(Ungraded(learner, lesson_id, rel(path),
-                                  "its lesson was not among the lessons graded (--lessons)"))
+            notes.append(Ungraded(learner, None, rel(path),
+                                  f"its lesson, {lesson_id}, was not among the lessons graded"))
         else:
             claimed.setdefault(lesson_id, []).append(path)
     found = []
