@@ -11,6 +11,25 @@ from mixed_class import LEAKY, MISTAKE, put
 from grader.classroom import classgrade, jobs
 from grader.lessons import lesson as lessons_, roadmap
 
+SCAVENGER = """\
+import gc
+import numpy as np
+
+def arrays(value, depth=0):
+    if isinstance(value, np.ndarray):
+        yield value
+    elif depth < 6 and isinstance(value, (list, tuple, dict)):
+        for item in (value.values() if isinstance(value, dict) else value):
+            yield from arrays(item, depth + 1)
+
+def softmax(x, axis=-1):
+    for obj in gc.get_objects():   # every input the process holds, printed in a public case
+        if isinstance(obj, dict) and "cases" in obj:
+            for a in arrays(obj["cases"]):
+                print("found", a.ravel()[:8].tolist())
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+"""
 FORBIDDEN = """\
 import torch
 
@@ -43,6 +62,7 @@ def exported(out, learner):
 def test_hidden_inputs_never_reach_feedback_results_or_the_csv(workbook, tmp_path, softmax_lesson):
     cls = tmp_path / "class"
     put(cls / "mallory" / "01-softmax" / "solution.py", LEAKY)      # prints, raises and returns them
+    put(cls / "walker" / "01-softmax" / "solution.py", SCAVENGER)   # looks for them in its memory
     put(cls / "alice" / "01-softmax" / "solution.py",
         (ROOT / "solutions" / "01-softmax" / "solution.py").read_text())
     out = tmp_path / "out"
@@ -53,12 +73,14 @@ def test_hidden_inputs_never_reach_feedback_results_or_the_csv(workbook, tmp_pat
     with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:
         seen = " ".join(m for (m,) in db.execute("SELECT message FROM case_results WHERE public = 0"))
     assert any(s in seen for s in secrets), "the submission did not get its hidden inputs out"
-    shown = exported(out, "mallory")
-    shown["grader feedback"] = grader(workbook, "feedback", "mallory", "--out", str(out)).stdout
-    for where, text in shown.items():
-        leaked = sorted(s for s in secrets if s in text)
-        assert not leaked, f"hidden inputs in the {where}: {leaked[:5]}"
-    page = shown["feedback page"]
+    for learner in ("mallory", "walker"):
+        shown = exported(out, learner)
+        shown["grader feedback"] = grader(workbook, "feedback", learner, "--out", str(out)).stdout
+        for where, text in shown.items():
+            leaked = sorted(s for s in secrets if s in text)
+            assert not leaked, f"hidden inputs in {learner}'s {where}: {leaked[:5]}"
+    assert "found [" in exported(out, "walker")["feedback page"]
+    page = exported(out, "mallory")["feedback page"]
     assert "your function raised an exception (ValueError)" in page
     assert "your answer&#x27;s values differ from the expected ones" in page
     assert "probes: a (4, 7) array of real-valued logits" in page
