@@ -164,7 +164,8 @@ def test_grading_one_lesson_then_another_keeps_both_columns(workbook, tmp_path):
 
 def test_a_second_run_on_the_same_gradebook_is_refused_while_the_first_runs(workbook, tmp_path):
     cls = tmp_path / "class"
-    put(cls / "slow" / "01-softmax" / "solution.py", ENDLESS)
+    for i in range(8):
+        put(cls / f"slow{i}" / "01-softmax" / "solution.py", ENDLESS)
     out = tmp_path / "out"
     first = start(workbook, cls, out, "--case-seconds", "1")
     try:
@@ -173,12 +174,18 @@ def test_a_second_run_on_the_same_gradebook_is_refused_while_the_first_runs(work
             time.sleep(0.01)
         second = grader(workbook, "grade", str(cls), "--lessons", "01", "--out", str(out),
                         "--no-sandbox")
+        assert first.poll() is None, "the first run ended before the second started"
     finally:
+        first.send_signal(signal.SIGINT)
         output, _ = first.communicate(timeout=120)
     assert second.returncode == 2 and "Traceback" not in second.stdout + second.stderr
     assert f"another `grader grade` (process {first.pid}) is grading into" in second.stdout
-    assert first.returncode == 0, output
-    assert results(out) == 1
+    assert first.returncode == 130, output
+    with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:
+        rows = db.execute("SELECT s.learner, COUNT(*) FROM results r JOIN submissions s "
+                          "ON s.id = r.submission GROUP BY 1").fetchall()
+        assert all(n == 1 for _, n in rows)
+        assert db.execute("SELECT COUNT(*) FROM current").fetchone()[0] == len(rows)
 
 
 @pytest.mark.parametrize("kind", ["not sqlite", "foreign", "newer"])
