@@ -111,36 +111,85 @@ def restore(wb, lesson, version):
     console.print(backups.restore(wb, wb.lesson(lesson), version))
 
 
+def chosen_lessons(wb, lessons):
+    return ([wb.lesson(name) for name in lessons.split(",") if name.strip()] if lessons
+            else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
+
+
 @cli.command()
 @click.argument("submissions", type=click.Path(file_okay=False))
 @click.option("--lessons", default=None, help="Lessons to grade, by number or slug, comma-separated "
               "(default: every written lesson).")
 @click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
-              help="Where to write gradebook.sqlite and grades.csv.")
+              help="Where to write gradebook.sqlite, grades.csv, feedback/ and gradescope/.")
 @click.option("--jobs", default=os.cpu_count() or 1, type=click.IntRange(1, 64), show_default=True,
               help="Warm workers grading in parallel.")
 @click.option("--case-seconds", type=click.FloatRange(0.1, 600), default=None,
               help="Time limit per case (default: each lesson's own).")
+@click.option("--regrade", is_flag=True, help="Grade every submission again, even unchanged ones.")
+@click.option("--learner", default=None, help="SUBMISSIONS is this one learner's folder.")
+@click.option("--hidden-cases", type=click.Choice(["after_published", "hidden"]),
+              default="after_published", show_default=True,
+              help="When Gradescope shows hidden cases' verdicts to learners.")
 @click.option("--no-sandbox", is_flag=True, help="Run learner code without bubblewrap (only for "
               "code you trust).")
 @click.pass_obj
-def grade(wb, submissions, lessons, out, jobs, case_seconds, no_sandbox):
-    """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders."""
+def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, hidden_cases,
+          no_sandbox):
+    """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders. Only what
+    is new or changed is graded; the exports are rewritten from the gradebook every run."""
     from grader.classroom.classgrade import grade_class
-    chosen = ([wb.lesson(name) for name in lessons.split(",") if name.strip()] if lessons
-              else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
+    from grader.classroom.summary import summary
+    chosen = chosen_lessons(wb, lessons)
+    known = [e.id for e in wb.roadmap.entries if wb.roadmap.available(e)]
     err = Console(stderr=True)
     columns = (bars.TextColumn("{task.description}"), bars.BarColumn(), bars.MofNCompleteColumn(),
                bars.TimeElapsedColumn())   # no time-remaining guess: time-outs make it wrong
     with bars.Progress(*columns, console=err, transient=True) as bar:
         def progress(total):
             task = bar.add_task("Grading", total=total)
-            return lambda submission, result: bar.advance(task)
-        learners, graded = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
-                                       case_seconds, progress)
-    console.print(f"Graded {plural(len(graded), 'submission')} from {plural(len(learners), 'learner')} "
-                  f"on {plural(len(chosen), 'lesson')}{' without the sandbox' if no_sandbox else ''}: "
-                  f"{Path(out) / 'gradebook.sqlite'}, {Path(out) / 'grades.csv'}")
+            return lambda job: bar.advance(task)
+        done = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
+                           case_seconds, progress, regrade, known, learner, hidden_cases)
+    lines, code = summary(done, chosen, Path(out), not no_sandbox)
+    for line in lines:
+        console.print(escape(line))
+    if not done.submissions:
+        fail(f"No submission was found in {submissions} for lessons "
+             f"{', '.join(l.id for l in chosen)}: see the files listed above.")
+    sys.exit(code)
+
+
+@cli.command()
+@click.argument("learner")
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into.")
+def feedback(learner, out):
+    """Print LEARNER's feedback from the class gradebook, as their feedback page shows it."""
+    from grader.classroom.readonly import learner_feedback
+    console.print(Markdown(learner_feedback(Path(out), learner)))
+
+
+@cli.group()
+def export():
+    """Export for other tools: a Gradescope autograder bundle."""
+
+
+@export.command("gradescope")
+@click.argument("zip_path", metavar="OUT.zip", type=click.Path(dir_okay=False))
+@click.option("--lessons", default=None, help="Lessons the autograder grades, comma-separated "
+              "(default: every written lesson).")
+@click.option("--hidden-cases", type=click.Choice(["after_published", "hidden"]),
+              default="after_published", show_default=True,
+              help="When Gradescope shows hidden cases' verdicts to learners.")
+@click.pass_obj
+def export_gradescope(wb, zip_path, lessons, hidden_cases):
+    """Build a Gradescope autograder bundle (setup.sh, run_autograder, the grader and lessons)."""
+    from grader.classroom.bundle import build_bundle
+    chosen = chosen_lessons(wb, lessons)
+    build_bundle(wb.root, chosen, Path(zip_path), hidden_cases)
+    console.print(f"Wrote {zip_path}: a Gradescope autograder for lessons "
+                  f"{', '.join(l.id for l in chosen)}; upload it as the assignment's autograder.")
 
 
 @cli.command("build")

@@ -1,52 +1,117 @@
-"""Grade a whole class: every learner x lesson on warm workers in parallel, into the gradebook."""
-import time
+"""Grade a whole class: every learner x lesson not yet graded, on warm workers in parallel, into the
+gradebook; then rewrite every export from the gradebook."""
+import errno
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.runner import run
-from .exports import write_grades_csv
-from grader.judge.grade import Result, grade_file
-from .gradebook import Gradebook
-from .submissions import discover
+from grader.errors import GraderError
+from grader.runner import run, sandbox
 from grader.runner.workers import Pool, preload_for
+from . import exports
+from .gradebook import Gradebook, RunLock, file_hash
+from .jobs import grade_job
+from .submissions import discover
 
 
-def timed_grade(submission, pool, limits):
-    start = time.monotonic()
-    lesson = submission.lesson
-    if submission.problem:
-        result = Result(lesson, submission.path, error=submission.problem)
-    else:
-        result = grade_file(lesson, submission.path, pool, limits)
-    return result, time.monotonic() - start
+@dataclass
+class Run:
+    """What one run did, for its summary."""
+    learners: list
+    submissions: list               # every submission found
+    ungraded: list                  # Ungraded notes
+    graded: list = field(default_factory=list)       # Graded jobs this run
+    unchanged: int = 0              # found, but already graded as they are
+
+    @property
+    def faults(self):
+        return [g for g in self.graded if g.row["fault"]]
 
 
-def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None):
-    """Grade every submission under `folder` on `lessons`; write out/gradebook.sqlite and
-    out/grades.csv. `progress(total)` returns a callable told about each graded submission."""
-    learners, submissions = discover(folder, lessons)
-    for lesson in {s.lesson.id: s.lesson for s in submissions}.values():
-        lesson.prepare()
-    limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
-    with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+def check_folders(folder, out):
+    folder, out = Path(folder).resolve(), Path(out).resolve()
+    if out == folder or out.is_relative_to(folder):
+        raise GraderError(f"the output folder {out} is inside the class folder {folder}: it would "
+                          "be read as a learner's submissions; choose an --out outside it")
+
+
+def to_grade(book, submissions, regrade):
+    """The submissions whose current result is missing or stale, each with its file's hash (None
+    when the file cannot be read); and how many are up to date."""
+    todo = []
+    for s in submissions:
+        try:
+            sha = file_hash(s.path) if s.path.is_file() else None
+        except OSError:
+            sha = None
+        if regrade or sha is None or not book.up_to_date(s.learner, s.lesson.id, sha):
+            todo.append((s, sha))
+    return todo, len(submissions) - len(todo)
+
+
+def disk_full(exc):
+    return "full" in str(exc) or getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT)
+
+
+def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
+                regrade=False, known=(), learner=None, visibility="after_published"):
+    """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
+    out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook. `progress(total)`
+    returns a callable told about each graded job. Returns the Run."""
+    check_folders(folder, out)
+    if sandboxed:
+        sandbox.bwrap()         # refuse before anything is written
+    learners, submissions, ungraded = discover(folder, lessons, known, learner)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    lock = RunLock(out)
+    try:
         book = Gradebook(out / "gradebook.sqlite")
         try:
-            book.add_learners(learners)
-            advance = progress(len(submissions)) if progress else (lambda submission, result: None)
-            scores = {}
-            ex = ThreadPoolExecutor(jobs)
+            done = Run(learners, submissions, ungraded)
             try:
-                futures = {ex.submit(timed_grade, s, pool, limits): s for s in submissions}
-                for future in as_completed(futures):
-                    submission, (result, seconds) = futures[future], future.result()
-                    book.record(submission, result, seconds)
-                    scores[submission.learner, submission.lesson.id] = result.score
-                    advance(submission, result)
-            finally:
-                ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
-            write_grades_csv(out / "grades.csv", learners, lessons, scores)
+                book.add_learners(learners)
+                book.add_lessons(lessons)
+                book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded])
+                todo, done.unchanged = to_grade(book, submissions, regrade)
+                grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done)
+                exports.write_all(book.db, out, visibility)
+            except sqlite3.OperationalError as exc:
+                if not disk_full(exc):
+                    raise
+                raise GraderError(f"the disk holding {out} is full: {len(done.graded)} results of "
+                                  "this run were recorded, the rest were not; free some space and "
+                                  "run again (only what is missing will be graded)") from None
+            except OSError as exc:
+                if not disk_full(exc):
+                    raise
+                raise GraderError(f"the disk holding {out} is full while writing the exports; "
+                                  "every graded result is in the gradebook: free some space and "
+                                  "run again to write them") from None
         finally:
             book.close()
-    return learners, submissions
+    finally:
+        lock.release()
+    return done
+
+
+def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done):
+    if not todo:
+        return
+    for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
+        lesson.prepare()
+    limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
+    advance = progress(len(todo)) if progress else (lambda job: None)
+    with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
+        ex = ThreadPoolExecutor(jobs)
+        try:
+            futures = {ex.submit(grade_job, s, pool, limits): (s, sha) for s, sha in todo}
+            for future in as_completed(futures):
+                submission, sha = futures[future]
+                graded, seconds = future.result()
+                book.record(graded, sha or "unreadable", seconds)
+                done.graded.append(graded)
+                advance(graded)
+        finally:
+            ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once

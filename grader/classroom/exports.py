@@ -1,16 +1,54 @@
-"""What the gradebook exports for the rest of a course's tools."""
+"""What the gradebook exports after every run: grades.csv, feedback pages and Gradescope results,
+each written whole from the gradebook (a file is replaced only once its new version is complete)."""
 import csv
+import io
+import json
+import os
+from pathlib import Path
+
+from . import feedback, gradescope, view as class_view
 
 
-def write_grades_csv(path, learners, lessons, scores):
-    """A row per learner: each lesson's score from 0 to 1 (empty where nothing was submitted), then
-    the total of the scores."""
-    tmp = path.with_suffix(".csv.tmp")
-    with open(tmp, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(["learner", *(l.id for l in lessons), "total"])
-        for learner in learners:
-            row = [scores.get((learner, l.id)) for l in lessons]
-            total = sum(s for s in row if s is not None)
-            out.writerow([learner, *("" if s is None else f"{s:.4g}" for s in row), f"{total:.4g}"])
-    tmp.replace(path)
+def write_atomically(path, text):
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def grades_csv(view):
+    """A row per learner: each lesson's score from 0 to 1 (empty where nothing was graded, or the
+    grader failed), then the total of the scores."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["learner", *(l.id for l in view.lessons), "total"])
+    for learner in view.learners:
+        scores = []
+        for l in view.lessons:
+            cur = view.current.get((learner, l.id))
+            scores.append(None if cur is None or cur.fault else cur.score)
+        total = sum(s for s in scores if s is not None)
+        w.writerow([learner, *("" if s is None else f"{s:.4g}" for s in scores), f"{total:.4g}"])
+    return out.getvalue()
+
+
+def write_all(db, out, hidden_visibility="after_published"):
+    """Rewrite out/grades.csv, out/feedback/<learner>.{html,md} and
+    out/gradescope/<learner>/results.json from the gradebook `db`."""
+    out = Path(out)
+    view = class_view.load(db)
+    write_atomically(out / "grades.csv", grades_csv(view))
+    (out / "feedback").mkdir(exist_ok=True)
+    for learner in view.learners:
+        write_atomically(out / "feedback" / f"{learner}.md", feedback.markdown(view, learner))
+        write_atomically(out / "feedback" / f"{learner}.html", feedback.html_page(view, learner))
+        (out / "gradescope" / learner).mkdir(parents=True, exist_ok=True)
+        data = gradescope.results(view, learner, hidden_visibility)
+        write_atomically(out / "gradescope" / learner / "results.json", json.dumps(data, indent=1))
+    return view

@@ -1,24 +1,42 @@
-"""The class gradebook: one SQLite file holding learners, submissions and results.
+"""The class gradebook: one SQLite file holding learners, lessons, submissions and results.
 
-Every result is committed as soon as it is graded, so a run that stops halfway keeps what it did.
+Every result is committed, with its cases and the learner x lesson's `current` pointer, in one
+transaction as soon as it is graded: a run killed at any moment (SIGKILL, mid-write) leaves the
+gradebook as it was after its last complete result, and the next run grades only what is missing.
+Results are never deleted: `current` names the one result per learner x lesson that exports use; the
+rest is history. The schema carries a version (`PRAGMA user_version`); older gradebooks are migrated
+in place, anything else is refused untouched.
 """
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
 import time
 from importlib import metadata
 from pathlib import Path
 
+from grader.errors import GraderError
+
+SCHEMA_VERSION = 2
+SQLITE_MAGIC = b"SQLite format 3\x00"
+V1_TABLES = {"learners", "submissions", "results", "case_results"}
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS learners (id TEXT PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS submissions (
+CREATE TABLE learners (id TEXT PRIMARY KEY);
+CREATE TABLE lessons (
+    id TEXT PRIMARY KEY,
+    number INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    version TEXT NOT NULL,
+    hints TEXT NOT NULL);                  -- JSON list of the hint tiers' titles
+CREATE TABLE submissions (
     id INTEGER PRIMARY KEY,
     learner TEXT NOT NULL REFERENCES learners(id),
     lesson TEXT NOT NULL,
     path TEXT NOT NULL,
     sha256 TEXT NOT NULL,
     UNIQUE (learner, lesson, sha256));
-CREATE TABLE IF NOT EXISTS results (
+CREATE TABLE results (
     id INTEGER PRIMARY KEY,
     submission INTEGER NOT NULL REFERENCES submissions(id),
     score REAL NOT NULL,
@@ -31,22 +49,57 @@ CREATE TABLE IF NOT EXISTS results (
     grader_version TEXT NOT NULL,
     lesson_version TEXT NOT NULL,
     graded_at TEXT NOT NULL,
-    seconds REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS case_results (
+    seconds REAL NOT NULL,
+    fault INTEGER NOT NULL DEFAULT 0,       -- the grader itself failed on this job
+    hint INTEGER,                           -- the hint tier that addresses what is wrong
+    error_line INTEGER,
+    feedback_error TEXT);                   -- `error` as the learner may read it
+CREATE TABLE case_results (
     result INTEGER NOT NULL REFERENCES results(id),
     position INTEGER NOT NULL,
     name TEXT NOT NULL,
     public INTEGER NOT NULL,
     status TEXT NOT NULL,
     passed INTEGER NOT NULL,
-    message TEXT NOT NULL,
+    message TEXT NOT NULL,                  -- the full verdict (instructor's eyes only)
+    verdict TEXT,                           -- the verdict in words a learner may read
+    probe TEXT,
+    shown TEXT,                             -- JSON: input, expected, got, printed (public cases)
     PRIMARY KEY (result, position));
+CREATE TABLE current (
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,
+    result INTEGER NOT NULL REFERENCES results(id),
+    PRIMARY KEY (learner, lesson));
+CREATE TABLE ungraded (
+    learner TEXT,                           -- NULL: a file at the top of the class folder
+    lesson TEXT,                            -- NULL: a file that names no lesson
+    path TEXT,                              -- NULL: nothing was submitted for the lesson
+    reason TEXT NOT NULL);
+"""
+MIGRATE_FROM_1 = """
+ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE results ADD COLUMN hint INTEGER;
+ALTER TABLE results ADD COLUMN error_line INTEGER;
+ALTER TABLE results ADD COLUMN feedback_error TEXT;
+ALTER TABLE case_results ADD COLUMN verdict TEXT;
+ALTER TABLE case_results ADD COLUMN probe TEXT;
+ALTER TABLE case_results ADD COLUMN shown TEXT;
+CREATE TABLE lessons (id TEXT PRIMARY KEY, number INTEGER NOT NULL, title TEXT NOT NULL,
+                      version TEXT NOT NULL, hints TEXT NOT NULL);
+CREATE TABLE current (learner TEXT NOT NULL, lesson TEXT NOT NULL,
+                      result INTEGER NOT NULL REFERENCES results(id), PRIMARY KEY (learner, lesson));
+CREATE TABLE ungraded (learner TEXT, lesson TEXT, path TEXT, reason TEXT NOT NULL);
+INSERT INTO lessons SELECT DISTINCT lesson, CAST(substr(lesson, 1, instr(lesson, '-') - 1)
+    AS INTEGER), lesson, '', '[]' FROM submissions;
+INSERT INTO current SELECT s.learner, s.lesson, MAX(r.id) FROM results r
+    JOIN submissions s ON s.id = r.submission GROUP BY s.learner, s.lesson;
 """
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 
 
 def file_hash(path):
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def grader_version():
@@ -54,7 +107,11 @@ def grader_version():
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parents[1].rglob("*.py")):
         digest.update(path.read_bytes())
-    return f"{metadata.version('transformer-workbook-grader')}+{digest.hexdigest()[:12]}"
+    try:
+        version = metadata.version("transformer-workbook-grader")
+    except metadata.PackageNotFoundError:     # run from a copy of the source, not installed
+        version = "0"
+    return f"{version}+{digest.hexdigest()[:12]}"
 
 
 def lesson_version(lesson):
@@ -65,43 +122,135 @@ def lesson_version(lesson):
     return digest.hexdigest()[:16]
 
 
+def schema_version(db, path):
+    """The gradebook's schema version (0: empty); raises GraderError for a database that is not a
+    gradebook."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if version == 0 and not tables:
+        return 0
+    if version == 0 and V1_TABLES <= tables and "current" not in tables:
+        return 1
+    if version in (1, SCHEMA_VERSION):
+        return version
+    if version > SCHEMA_VERSION:
+        raise GraderError(f"{path} was written by a newer grader (gradebook schema {version}; this "
+                          f"grader knows schema {SCHEMA_VERSION}); it was left untouched: upgrade "
+                          "the grader, or grade into another --out folder")
+    raise GraderError(f"{path} is an SQLite database but not a gradebook (tables: "
+                      f"{', '.join(sorted(tables)) or 'none'}); it was left untouched: grade into "
+                      "another --out folder")
+
+
+def connect(path):
+    """An open connection to the gradebook at `path`, created or migrated to SCHEMA_VERSION."""
+    path = Path(path)
+    if path.exists():
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+        if head and head != SQLITE_MAGIC:
+            raise GraderError(f"{path} is not an SQLite gradebook; it was left untouched: move it "
+                              "away, or grade into another --out folder")
+    try:
+        db = sqlite3.connect(path, timeout=30)
+        db.execute("PRAGMA foreign_keys = ON")
+        version = schema_version(db, path)
+        if version != SCHEMA_VERSION:
+            with db:
+                db.executescript("BEGIN;" + (SCHEMA if version == 0 else MIGRATE_FROM_1)
+                                 + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+    except sqlite3.DatabaseError as exc:
+        raise GraderError(f"{path} is not a gradebook this grader can use ({exc}); it was left "
+                          "untouched") from None
+    return db
+
+
+class RunLock:
+    """One grading run per output folder at a time: a second is refused with a clear message. The
+    lock is the kernel's, so a run killed by SIGKILL releases it."""
+
+    def __init__(self, folder):
+        self.path = Path(folder) / ".grading.lock"
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self.fd, 32, 0).decode(errors="replace").strip() or "?"
+            os.close(self.fd)
+            raise GraderError(f"another `grader grade` (process {holder}) is grading into "
+                              f"{Path(folder)}; wait for it to finish, or grade into another "
+                              "--out folder") from None
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, str(os.getpid()).encode(), 0)
+
+    def release(self):
+        os.close(self.fd)
+
+
 class Gradebook:
     def __init__(self, path):
-        try:
-            self.db = sqlite3.connect(path)
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise ValueError(f"{path} is not a gradebook this grader can use ({exc})") from None
+        self.path = Path(path)
+        self.db = connect(self.path)
         self.grader_version = grader_version()
 
     def add_learners(self, learners):
         with self.db:
             self.db.executemany("INSERT OR IGNORE INTO learners VALUES (?)", [(l,) for l in learners])
 
-    def record(self, submission, result, seconds):
-        """Store one graded submission and its per-case outcomes; returns the result's row id."""
-        sub, lesson = submission, submission.lesson
-        key = (sub.learner, lesson.id, file_hash(sub.path))
+    def add_lessons(self, lessons):
+        """Record each lesson as graded now: number, title, version and hint titles."""
+        with self.db:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO lessons VALUES (?, ?, ?, ?, ?)",
+                [(l.id, l.entry.number, l.entry.title, lesson_version(l),
+                  json.dumps([title for title, _ in l.prose.hints])) for l in lessons])
+
+    def up_to_date(self, learner, lesson, sha256):
+        """Whether the current result of learner x lesson graded this very file, against this
+        lesson version, with this grader, without a fault of the grader's own."""
+        row = self.db.execute(
+            "SELECT 1 FROM current c JOIN results r ON r.id = c.result JOIN submissions s "
+            "ON s.id = r.submission JOIN lessons l ON l.id = c.lesson WHERE c.learner = ? AND "
+            "c.lesson = ? AND s.sha256 = ? AND r.lesson_version = l.version AND "
+            "r.grader_version = ? AND r.fault = 0", (learner, lesson, sha256, self.grader_version))
+        return row.fetchone() is not None
+
+    def record(self, job, sha256, seconds):
+        """Store one graded job (a classroom.jobs.Graded) and make it current, in one transaction."""
+        r = job.row
         with self.db:
             self.db.execute("INSERT OR IGNORE INTO submissions (learner, lesson, sha256, path) "
-                            "VALUES (?, ?, ?, ?)", (*key, str(sub.path)))
+                            "VALUES (?, ?, ?, ?)", (job.learner, job.lesson, sha256, job.path))
             (sub_id,) = self.db.execute(
                 "SELECT id FROM submissions WHERE learner = ? AND lesson = ? AND sha256 = ?",
-                key).fetchone()
+                (job.learner, job.lesson, sha256)).fetchone()
+            (version,) = self.db.execute("SELECT version FROM lessons WHERE id = ?",
+                                         (job.lesson,)).fetchone()
             cur = self.db.execute(
                 "INSERT INTO results (submission, score, passed, cases_passed, cases_total, error, "
-                "violations, diagnosis, grader_version, lesson_version, graded_at, seconds) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (sub_id, result.score, result.passed, result.passed_count, len(result.cases),
-                 result.error, json.dumps([v.message for v in result.violations]),
-                 json.dumps([{"mistake": d.mistake, "message": d.message} for d in result.diagnosis]),
-                 self.grader_version, lesson_version(lesson),
-                 time.strftime("%Y-%m-%dT%H:%M:%S%z"), round(seconds, 4)))
+                "violations, diagnosis, grader_version, lesson_version, graded_at, seconds, fault, "
+                "hint, error_line, feedback_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?)",
+                (sub_id, r["score"], r["passed"], r["cases_passed"], len(r["cases"]), r["error"],
+                 json.dumps(r["violations"]), json.dumps(r["diagnosis"]), self.grader_version,
+                 version, time.strftime("%Y-%m-%dT%H:%M:%S%z"), round(seconds, 4), r["fault"],
+                 r["hint"], r["error_line"], r["feedback_error"]))
             self.db.executemany(
-                "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(cur.lastrowid, i, r.case.name, r.case.public, r.outcome.status, r.verdict.passed,
-                  r.verdict.message or "") for i, r in enumerate(result.cases)])
+                "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(cur.lastrowid, i, c["name"], c["public"], c["status"], c["passed"], c["message"],
+                  c["verdict"], c["probe"], json.dumps(c["shown"]) if c["shown"] else None)
+                 for i, c in enumerate(r["cases"])])
+            self.db.execute("INSERT OR REPLACE INTO current VALUES (?, ?, ?)",
+                            (job.learner, job.lesson, cur.lastrowid))
         return cur.lastrowid
+
+    def note_ungraded(self, lessons, notes):
+        """Replace what earlier runs noted about `lessons` (and about files naming no lesson) with
+        `notes`: (learner, lesson, path, reason) tuples."""
+        with self.db:
+            self.db.execute(f"DELETE FROM ungraded WHERE lesson IS NULL OR lesson IN "
+                            f"({', '.join('?' * len(lessons))})", list(lessons))
+            self.db.executemany("INSERT INTO ungraded VALUES (?, ?, ?, ?)", notes)
 
     def close(self):
         self.db.close()

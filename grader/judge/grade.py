@@ -1,7 +1,7 @@
 """Grade one learner file on one lesson: load -> build cases -> run child -> compare -> diagnose."""
 import ast
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import constraints, symptoms
@@ -108,13 +108,44 @@ def read_source(path):
         raise ValueError(f"{path.name} could not be parsed (too deeply nested, or a null byte)") from None
 
 
-def run_learner(pool, source, cases, limits, name=None, progress=None):
+def run_cases(pool, source, cases, limits, name=None, progress=None):
     """The learner's outcomes; a worker that died twice under this file counts as its crash."""
     try:
         return pool.run(lambda worker: run.run_job(worker, source, cases, limits, name, progress))
     except WorkerDied:
         return Job([Outcome("crash", detail="the grading worker died twice while running this file")
                     for _ in cases])
+
+
+def run_learner(pool, source, cases, limits, name=None, progress=None):
+    """Run the public cases, then the hidden ones in a child of their own: while public cases run
+    (their output is shown), no hidden input is in the learner's process to be read and shown."""
+    public = [i for i, c in enumerate(cases) if c.public]
+    hidden = [i for i, c in enumerate(cases) if not c.public]
+    if not public or not hidden:
+        return run_cases(pool, source, cases, limits, name, progress)
+
+    def told(indices):      # progress in the lesson's own case numbers
+        return progress and (lambda k, outcome: progress(indices[k], outcome))
+
+    job = run_cases(pool, source, [cases[i] for i in public], limits, name, told(public))
+    timeouts = sum(o.status == "timeout" for o in job.outcomes)
+    if job.import_error or job.channel_error or timeouts >= limits.max_timeouts:
+        why = run.not_run_reason(job, limits)
+        rest = Job([Outcome("not-run", detail=why) for _ in hidden])
+    else:
+        rest = run_cases(pool, source, [cases[i] for i in hidden],
+                         replace(limits, max_timeouts=limits.max_timeouts - timeouts), name,
+                         told(hidden))
+        if rest.import_error:      # it imported before: whatever it raised now is not shown
+            rest = Job([Outcome("crash", detail="the file failed to import a second time")
+                        for _ in hidden])
+        job.channel_error = job.channel_error or rest.channel_error
+    outcomes = [None] * len(cases)
+    for i, o in zip(public + hidden, job.outcomes + rest.outcomes):
+        outcomes[i] = o
+    job.outcomes = outcomes
+    return job
 
 
 def grade_file(lesson, path, pool, limits=None, progress=None):

@@ -1,0 +1,48 @@
+"""Gradescope's autograder results (results.json) for one learner, from the gradebook.
+
+A lesson is one test worth 1 point (its score, as in grades.csv); each of its cases is a test worth
+nothing that shows passed or failed. Hidden cases are shown `after_published` or kept `hidden`, as
+the instructor chooses; they carry only their name, probe and the grader's verdict.
+"""
+from . import feedback
+
+VISIBILITIES = ("after_published", "hidden", "after_due_date", "visible")
+
+
+def lesson_output(view, learner, lesson):
+    """The lesson's feedback as Markdown, without its heading."""
+    cur, blocks = feedback.lesson_blocks(view, learner, lesson)
+    lines = []
+    for kind, text, _ in blocks:
+        if kind == "case":
+            continue
+        lines.append({"why": f"**Why:** {text}", "status": f"**{text}**",
+                      "file": f"File: `{text}`"}.get(kind, text))
+    return "\n\n".join(lines)
+
+
+def case_output(c):
+    return "\n".join(feedback.case_md(c))
+
+
+def results(view, learner, hidden_visibility="after_published", seconds=0):
+    tests = []
+    for n, lesson in enumerate(view.lessons, 1):
+        cur = view.current.get((learner, lesson.id))
+        score = 0.0 if cur is None or cur.fault else round(cur.score, 6)
+        tests.append({"name": f"Lesson {lesson.number:02d} · {lesson.title}", "number": str(n),
+                      "score": score, "max_score": 1.0,
+                      "status": "passed" if cur is not None and cur.passed else "failed",
+                      "output": lesson_output(view, learner, lesson), "output_format": "md",
+                      "tags": [lesson.id], "visibility": "visible"})
+        for k, c in enumerate(cur.cases if cur else [], 1):
+            tests.append({"name": f"{lesson.number:02d} · {c['name']}", "number": f"{n}.{k}",
+                          "score": 0.0, "max_score": 0.0,
+                          "status": "passed" if c["passed"] else "failed",
+                          "output": case_output(c), "output_format": "md", "tags": [lesson.id],
+                          "visibility": "visible" if c["public"] else hidden_visibility})
+    got, most = feedback.total(view, learner)
+    return {"score": round(sum(t["score"] for t in tests), 6), "execution_time": int(seconds),
+            "output": f"{got:.4g} of {most} lessons. Each lesson below is worth 1 point; its cases "
+                      "show what passed.", "output_format": "md", "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": tests}

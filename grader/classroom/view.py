@@ -1,0 +1,74 @@
+"""The class as the gradebook holds it now: every export and feedback page is built from this, never
+from a run's memory."""
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass
+class LessonInfo:
+    id: str
+    number: int
+    title: str
+    hints: list
+
+
+@dataclass
+class Current:
+    """A learner x lesson's current result, as stored."""
+    lesson: str
+    score: float
+    passed: bool
+    cases_passed: int
+    cases_total: int
+    error: str              # for the instructor
+    feedback_error: str     # what the learner reads
+    error_line: int
+    fault: bool
+    hint: int
+    violations: list
+    diagnosis: list
+    graded_at: str
+    path: str
+    cases: list = field(default_factory=list)    # dicts: name, public, passed, verdict, probe, shown
+
+
+@dataclass
+class ClassView:
+    lessons: list                   # LessonInfo, in lesson order
+    learners: list
+    current: dict                   # (learner, lesson id) -> Current
+    ungraded: list                  # (learner, lesson, path, reason)
+
+    def lesson(self, lesson_id):
+        return next(l for l in self.lessons if l.id == lesson_id)
+
+    def notes(self, learner):
+        return [u for u in self.ungraded if u[0] == learner]
+
+
+def load(db):
+    lessons = [LessonInfo(i, n, t, json.loads(h)) for i, n, t, h in db.execute(
+        "SELECT id, number, title, hints FROM lessons ORDER BY number, id")]
+    learners = [l for (l,) in db.execute("SELECT id FROM learners ORDER BY id")]
+    current = {}
+    rows = db.execute(
+        "SELECT c.learner, c.lesson, r.id, r.score, r.passed, r.cases_passed, r.cases_total, r.error, "
+        "COALESCE(r.feedback_error, r.error), r.error_line, r.fault, r.hint, r.violations, "
+        "r.diagnosis, r.graded_at, s.path FROM current c JOIN results r ON r.id = c.result "
+        "JOIN submissions s ON s.id = r.submission")
+    by_id = {}
+    for (learner, lesson, rid, score, passed, cp, ct, error, ferror, line, fault, hint, violations,
+         diagnosis, at, path) in rows.fetchall():
+        cur = Current(lesson, score, bool(passed), cp, ct, error, ferror, line, bool(fault), hint,
+                      json.loads(violations), json.loads(diagnosis), at, path)
+        current[learner, lesson] = by_id[rid] = cur
+    for rid, name, public, passed, verdict, probe, shown in db.execute(
+            "SELECT result, name, public, passed, verdict, probe, shown FROM case_results "
+            "WHERE result IN (SELECT result FROM current) ORDER BY result, position"):
+        by_id[rid].cases.append({"name": name, "public": bool(public), "passed": bool(passed),
+                                 "verdict": verdict or ("passed" if passed else "failed"),
+                                 "probe": probe or "",
+                                 "shown": json.loads(shown) if shown and public else {}})
+    ungraded = db.execute("SELECT learner, lesson, path, reason FROM ungraded "
+                          "ORDER BY learner, lesson, path").fetchall()
+    return ClassView(lessons, learners, current, ungraded)
