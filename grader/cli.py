@@ -13,7 +13,7 @@ from grader.learner import backups, hints
 from grader.learner import check as learner_check
 from grader.learner import status as learner_status
 from grader.learner import watch as learner_watch
-from grader.learner.commands import plural
+from grader.display import plural
 from grader.learner.workbook import Workbook
 from grader.lessons import roadmap
 from . import __version__

@@ -53,3 +53,8 @@ def show(value, summarize=False):
 def shape_of(value):
     arr = value.array if isinstance(value, Tensor) else value
     return getattr(arr, "shape", None)
+
+
+def plural(count, word, words=None):
+    """'1 learner', '2 learners'."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"

@@ -1,23 +1,21 @@
 """The end of a class run in words: what was graded, what was not and why, what failed."""
 from collections import defaultdict
 
+from grader.display import plural
+
 SHOWN = 12      # ungraded files listed per reason before "... and N more"
-
-
-def count(n, word):
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def summary(done, lessons, out, sandboxed):
     """(lines, exit status): 0 when every job was graded, 1 when the grader failed on some."""
-    lines = [f"Graded {count(len(done.graded), 'submission')} from "
-             f"{count(len(done.learners), 'learner')} on "
-             f"{count(len(lessons), 'lesson')}{'' if sandboxed else ' without the sandbox'}"
+    lines = [f"Graded {plural(len(done.graded), 'submission')} from "
+             f"{plural(len(done.learners), 'learner')} on "
+             f"{plural(len(lessons), 'lesson')}{'' if sandboxed else ' without the sandbox'}"
              + (f"; {done.unchanged} unchanged since they were graded were not graded again "
                 "(--regrade grades them anew)" if done.unchanged else "") + "."]
     if not done.graded and done.unchanged:
-        lines[0] = (f"Nothing to grade: all {count(done.unchanged, 'submission')} from "
-                    f"{count(len(done.learners), 'learner')} are unchanged since they were graded (--regrade grades them anew).")
+        lines[0] = (f"Nothing to grade: all {plural(done.unchanged, 'submission')} from "
+                    f"{plural(len(done.learners), 'learner')} are unchanged since they were graded (--regrade grades them anew).")
     missing = defaultdict(list)
     files = defaultdict(list)
     for u in done.ungraded:
@@ -37,7 +35,7 @@ def summary(done, lessons, out, sandboxed):
                 lines.append(f"    ... and {len(notes) - SHOWN} more (all in the gradebook's "
                              "`ungraded` table)")
     if done.faults:
-        lines.append(f"\nThe grader could not grade {count(len(done.faults), 'job')} (recorded as such; "
+        lines.append(f"\nThe grader could not grade {plural(len(done.faults), 'job')} (recorded as such; "
                      "the next run grades them again):")
         lines += [f"  {g.learner} x {g.lesson}: {g.row['error']}" for g in done.faults]
     lines.append(f"\nWritten from the gradebook: {out / 'gradebook.sqlite'}, {out / 'grades.csv'}, "

@@ -11,7 +11,7 @@ from grader.judge.grade import grade_file
 from grader.runner.workers import Pool, preload_for
 
 from . import report, status
-from .commands import plural
+from grader.display import plural
 
 
 def names(lessons):

@@ -14,7 +14,3 @@ def make(target, number, **extra):
 def grader(*args):
     return " ".join((GRADER,) + tuple(str(a) for a in args))
 
-
-def plural(count, word, words=None):
-    """'1 learner', '2 learners'."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"

@@ -1,11 +1,11 @@
 """Show a graded lesson: on the terminal for a learner, or as one JSON object for tools."""
 from rich.markup import escape
 
-from grader.display import show, shape_of
+from grader.display import plural, show, shape_of
 from grader.judge.grade import shown_name
 from grader.runner.child.runner import MAX_CAPTURE
 
-from .commands import grader, make, plural
+from .commands import grader, make
 
 MAX_PRINTED_LINES = 12
 MAX_LINE = 200
