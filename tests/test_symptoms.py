@@ -37,6 +37,9 @@ LAYER_NORM_BODY = ("    mu = np.mean(x, axis=-1, keepdims=True)\n"
     ("05", LAYER_NORM_HEAD + LAYER_NORM_BODY
      + "    return ((x - mu) / np.sqrt(var + eps) * gamma + beta)[..., None, :]\n",
      "symptom:extra-axis", "axis of size 1"),
+    ("05", LAYER_NORM_HEAD + LAYER_NORM_BODY + "    x -= mu\n"
+     "    return x / np.sqrt(var + eps) * gamma + beta\n",
+     "symptom:in-place", "in place"),
     ("01", SOFTMAX_HEAD + "    m = np.max(x, axis=axis, keepdims=True)\n"
      "    return x - m - np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))\n",
      "symptom:log", "logarithm"),

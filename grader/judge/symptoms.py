@@ -340,6 +340,16 @@ def part_symptoms(lesson_cases, results, passing):
         [i for p in wrong for i in parts[p]])
 
 
+def mutation_symptom(results):
+    """The learner's function changed its inputs in place on every failing case."""
+    if not all(r.outcome.status == "ok" and r.outcome.mutated for r in results):
+        return None
+    return symptom("in-place", (
+        "On every failing case your function changed an input array in place (`x -= m`, "
+        "`x[...] = ...`, `x *= ...`, an `out=` argument), so the caller's data is altered. Compute "
+        "into a new array instead (`x = x - m`)."), [r.index for r in results])
+
+
 def explain(lesson, case_results, failing, explained):
     """Symptoms for the failing cases that no known mistake explains, best evidence first."""
     rest = sorted(failing - explained)
@@ -348,6 +358,7 @@ def explain(lesson, case_results, failing, explained):
     results = [case_results[i] for i in rest]
     passing = {i for i in range(len(case_results)) if i not in failing}
     found = [s for s in (part_symptoms(lesson.cases, results, passing),
+                         mutation_symptom(results),
                          error_symptoms(results),
                          confined_symptoms(lesson.cases, results, passing)) if s]
     if not found and all(r.outcome.status == "ok" for r in results):
