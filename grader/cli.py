@@ -247,16 +247,19 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, no_sandbox):
 @click.option("--check", "only_check", is_flag=True, help="Only report files that are out of date.")
 @click.pass_obj
 def build_cmd(wb, only_check):
-    """Generate each lesson's stub and README from its source (never over a stub you changed)."""
+    """Generate each lesson's stub, README and notebook from its source (never over one you changed)."""
+    from grader.notebooks import build as notebooks
     if only_check:
-        stale = builder.drift(wb.roadmap)
+        stale = [f"exercises/{rel}" for rel in builder.drift(wb.roadmap)]
+        stale += [f"notebooks/{rel}" for rel in notebooks.drift(wb.roadmap)]
         for rel in stale:
-            console.print(f"[red]out of date:[/red] exercises/{rel}")
+            console.print(f"[red]out of date:[/red] {rel}")
         sys.exit(1 if stale else 0)
-    report_ = builder.build(wb.roadmap)
+    report_ = [(f"exercises/{rel}", action) for rel, action in builder.build(wb.roadmap)]
+    report_ += [(f"notebooks/{rel}", action) for rel, action in notebooks.build(wb.roadmap)]
     for rel, action in report_:
         if action != "unchanged":
-            console.print(f"exercises/{rel}: {action}")
+            console.print(f"{escape(rel)}: {escape(action)}")
     sys.exit(1 if any(action.startswith("skipped") for _, action in report_) else 0)
 
 
