@@ -1,13 +1,15 @@
 """Find a class's submissions: one folder per learner, each with its lesson folders.
 
 A learner's folder holds lesson folders named as in exercises/ (`01-softmax/solution.py`), or its
-whole `exercises/` tree, or files named by lesson (`01-softmax.py`). A SUBMISSIONS folder that is
-itself one learner's tree is graded as that one learner.
+whole `exercises/` tree, or files named by lesson (`01-softmax.py`), or notebooks
+(`01-softmax.ipynb`, also in nbgrader's `submitted/<learner>/<assignment>/` layout). A SUBMISSIONS
+folder that is itself one learner's tree is graded as that one learner.
 """
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import GraderError
+from grader.notebooks.read import learners_folder, notebook_file
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,7 @@ def lesson_file(folder, lesson):
         for path in (base / lesson.id / "solution.py", base / f"{lesson.id}.py"):
             if path.is_file():
                 return path
-    return None
+    return notebook_file(folder, lesson)
 
 
 def holds_lessons(folder, lessons):
@@ -41,7 +43,7 @@ def holds_lessons(folder, lessons):
 
 def discover(root, lessons):
     """(learner ids in order, their submissions) under `root`; raises GraderError on a bad folder."""
-    root = Path(root)
+    root = learners_folder(Path(root))
     if not root.is_dir():
         raise GraderError(f"{root} is not a folder of submissions (one folder per learner)")
     if holds_lessons(root, lessons):
