@@ -2,6 +2,7 @@
 import contextlib
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -198,6 +199,32 @@ def hint(wb, lesson, seen):
         console.print(Markdown(body))
     if not seen and used == len(tiers):
         console.print("\n[dim]That was the last hint.[/dim]")
+
+
+@cli.group()
+def export():
+    """Export the lessons for other tools."""
+
+
+@export.command("nbgrader")
+@click.argument("course", type=click.Path(file_okay=False))
+@click.option("--lessons", default=None, help="Lessons to export, by number or slug, "
+              "comma-separated (default: every written lesson).")
+@click.option("--assignment", default=None, help="Put every exported lesson in this one "
+              "assignment (default: one assignment per chapter).")
+@click.pass_obj
+def export_nbgrader(wb, course, lessons, assignment):
+    """Write an nbgrader course to COURSE: source notebooks and nbgrader_config.py."""
+    from grader.notebooks.nbgrader_export import export as run_export
+    if assignment is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", assignment):
+        fail(f"--assignment {assignment!r}: use letters, digits, '.', '_' and '-' only.")
+    chosen = ([wb.lesson(name.strip()) for name in lessons.split(",") if name.strip()] if lessons
+              else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
+    written = run_export(wb.roadmap, chosen, Path(course), assignment)
+    for name, paths in written.items():
+        console.print(f"{escape(name)}: {', '.join(escape(p.name) for p in paths)}")
+    console.print(f"Wrote the nbgrader course {escape(str(Path(course)))}: next, "
+                  f"`cd {escape(str(course))} && nbgrader generate_assignment NAME`.")
 
 
 @cli.command()
