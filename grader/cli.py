@@ -14,7 +14,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from grader.lessons import build as builder
-from grader.learner import report
+from grader.learner import report, walkthrough
 from grader.lessons import roadmap
 from .errors import GraderError
 from grader.judge.grade import grade_file
@@ -118,6 +118,8 @@ def check_one(wb, lesson, path, as_json, pool):
         click.echo(json.dumps(report.as_json(result)))
     else:
         report.render(console, result, wb.progress.lesson(lesson.id).get("hints", 0))
+        if result.passed:
+            walkthrough.watch_out(console, lesson)
     return result.passed
 
 
@@ -199,6 +201,16 @@ def hint(wb, lesson, seen):
         console.print(Markdown(body))
     if not seen and used == len(tiers):
         console.print("\n[dim]That was the last hint.[/dim]")
+
+
+@cli.command()
+@click.argument("lesson")
+@click.pass_obj
+def solution(wb, lesson):
+    """Show LESSON's solution walkthrough and Watch out, once you have passed it."""
+    lesson = wb.lesson(lesson)
+    shown = walkthrough.solution(console, lesson, wb.progress.lesson(lesson.id).get("passed"))
+    sys.exit(0 if shown else 1)
 
 
 @cli.group()
