@@ -4,7 +4,7 @@ GRADER := .venv/bin/grader
 STAMP := .venv/.installed
 L ?=
 
-.PHONY: setup check hint status reset watch grade build verify test bench
+.PHONY: setup check hint status reset watch grade build verify test bench lab
 .DEFAULT_GOAL := check
 
 setup: $(STAMP)
@@ -32,7 +32,7 @@ reset: $(STAMP)  ## restore a lesson's stub: make reset L=01
 	@test -n "$(L)" || { echo "Name a lesson: make reset L=01"; exit 2; }
 	@$(GRADER) reset $(L)
 
-build: $(STAMP)  ## regenerate exercises/ from solutions/
+build: $(STAMP)  ## regenerate exercises/ and notebooks/ from solutions/
 	@$(GRADER) build
 
 verify: $(STAMP)  ## prove every lesson sound
@@ -50,3 +50,7 @@ grade: $(STAMP)  ## grade a class: make grade SUBMISSIONS=folder
 
 bench: $(STAMP)  ## grading throughput: warm workers vs a process per job vs pytest
 	@$(PY) -m grader.bench
+
+lab: $(STAMP)  ## JupyterLab on notebooks/, with this project's Python as the kernel
+	@PATH="$(CURDIR)/.venv/bin:$$PATH" JUPYTER_PATH="$(CURDIR)/.venv/share/jupyter" \
+		$(PY) -m jupyter lab --notebook-dir=notebooks $(LAB_ARGS)
