@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from grader.judge.grade import grade_file
+from .kernel import one_torch_thread
 from grader.lessons import lesson as lessons, roadmap
 from grader.runner.workers import GRADER_HOME, Pool, preload_for
 
@@ -59,7 +60,8 @@ def graded(lesson_id):
         with tempfile.TemporaryDirectory(prefix="nbgrader-") as tmp:
             path = Path(tmp) / "solution.py"
             path.write_text(source)
-            RESULTS[key] = grade_file(lesson, path, pool)
+            with one_torch_thread(lesson):
+                RESULTS[key] = grade_file(lesson, path, pool)
     return RESULTS[key]
 
 

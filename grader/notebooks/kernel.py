@@ -6,6 +6,7 @@ grades that file with the same grader as `make check`, records the result in the
 progress, and shows the report as HTML. Warm workers are started on the first check and reused.
 """
 import atexit
+import contextlib
 import io
 import os
 from pathlib import Path
@@ -19,6 +20,7 @@ from grader.judge.grade import grade_file
 from grader.runner.workers import GRADER_HOME, Pool, preload_for
 
 POOLS = {}
+LESSONS = {}
 
 
 def workbook():
@@ -54,6 +56,7 @@ def answer(line, cell):
     wb = workbook()
     lesson = wb.lesson(line.strip())
     code, note = save_answer(wb, lesson, cell if cell.endswith("\n") else cell + "\n")
+    pool_for(lesson)   # its worker imports numpy (and torch) while the learner reads on
     if note:
         print(note)
     get_ipython().run_cell(code)
@@ -98,11 +101,37 @@ class Report:
         return self.text
 
 
+def loaded(wb, name):
+    """The lesson, kept while its source files are unchanged: the reference's answers and the
+    mistakes' are computed on the first check only."""
+    lesson = wb.lesson(name)
+    key = (str(lesson.folder), tuple((p.name, p.stat().st_mtime_ns) for p in
+                                     sorted(lesson.folder.glob("*.py")) + [lesson.folder / "lesson.md"]))
+    return LESSONS.setdefault(key, lesson)
+
+
+@contextlib.contextmanager
+def one_torch_thread(lesson):
+    """Compute the reference's answers on one torch thread: on a busy machine torch's thread pool
+    makes these small tensors many times slower. The learner's own setting is restored after."""
+    if "torch" not in lesson.libraries:
+        yield
+        return
+    import torch
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 def check(name):
     """Grade the lesson's exercise file (what the answer cell saved) and show the report."""
     wb = workbook()
-    lesson = wb.lesson(name)
-    result = grade_file(lesson, wb.exercise(lesson.entry), pool_for(lesson))
+    lesson = loaded(wb, name)
+    with one_torch_thread(lesson):
+        result = grade_file(lesson, wb.exercise(lesson.entry), pool_for(lesson))
     result.path = Path("exercises", lesson.id, "solution.py")   # as the learner knows it
     wb.progress.update(lesson.id, passed=result.passed, score=round(result.score, 6))
     return Report(result, *rendered(result, wb.progress.lesson(lesson.id).get("hints", 0)))
