@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status reset backups restore watch grade build verify test bench help capstone
+.PHONY: setup check hint status reset backups restore watch grade build verify test bench help capstone lab
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -54,7 +54,7 @@ restore: $(STAMP)  ## bring back a kept version: make restore L=01 (the latest) 
 	@test -n "$(L)" || { echo "Name a lesson: make restore L=01 V=2"; exit 2; }
 	@$(GRADER) restore -- $(L) $(V)
 
-build: $(STAMP)  ## regenerate exercises/ from solutions/
+build: $(STAMP)  ## regenerate exercises/ and notebooks/ from solutions/
 	@$(GRADER) build
 
 verify: $(STAMP)  ## prove every lesson sound
@@ -79,3 +79,7 @@ help:  ## list these targets
 
 capstone: $(STAMP)  ## train a small GPT with your own functions and let it write (a minute or two)
 	$(PY) -u solutions/capstone/capstone.py
+
+lab: $(STAMP)  ## JupyterLab on notebooks/, with this project's Python as the kernel
+	@PATH="$(CURDIR)/.venv/bin:$$PATH" JUPYTER_PATH="$(CURDIR)/.venv/share/jupyter" \
+		$(PY) -m jupyter lab --notebook-dir=notebooks $(LAB_ARGS)

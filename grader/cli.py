@@ -1,5 +1,6 @@
 """The `grader` command: the learner's check, hints and roadmap, and the author's build and verify."""
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -8,16 +9,16 @@ from rich.console import Console
 from rich import progress as bars
 from rich.markup import escape
 
-from grader.lessons import build as builder
-from grader.learner import backups, hints
+from grader import __version__
+from grader.display import plural
+from grader.errors import GraderError
+from grader.learner import backups, hints, walkthrough
 from grader.learner import check as learner_check
 from grader.learner import status as learner_status
 from grader.learner import watch as learner_watch
-from grader.display import plural
 from grader.learner.workbook import Workbook
+from grader.lessons import build as builder
 from grader.lessons import roadmap
-from . import __version__
-from .errors import GraderError
 from grader.lessons.lesson import LessonError
 from grader.runner.workers import GRADER_HOME
 
@@ -89,6 +90,41 @@ def hint(wb, lesson, seen):
 @cli.command()
 @click.argument("lesson")
 @click.pass_obj
+def solution(wb, lesson):
+    """Show LESSON's solution walkthrough and Watch out, once you have passed it."""
+    lesson = wb.lesson(lesson)
+    shown = walkthrough.solution(console, lesson, wb.progress.lesson(lesson.id).get("passed"))
+    sys.exit(0 if shown else 1)
+
+
+@cli.group()
+def export():
+    """Export the lessons for other tools: an nbgrader course, a Gradescope autograder bundle."""
+
+
+@export.command("nbgrader")
+@click.argument("course", type=click.Path(file_okay=False))
+@click.option("--lessons", default=None, help="Lessons to export, by number or slug, "
+              "comma-separated (default: every written lesson).")
+@click.option("--assignment", default=None, help="Put every exported lesson in this one "
+              "assignment (default: one assignment per chapter).")
+@click.pass_obj
+def export_nbgrader(wb, course, lessons, assignment):
+    """Write an nbgrader course to COURSE: source notebooks and nbgrader_config.py."""
+    from grader.notebooks.nbgrader_export import export as run_export
+    if assignment is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", assignment):
+        fail(f"--assignment {assignment!r}: use letters, digits, '.', '_' and '-' only.")
+    chosen = chosen_lessons(wb, lessons)
+    written = run_export(wb.roadmap, chosen, Path(course), assignment)
+    for name, paths in written.items():
+        console.print(f"{escape(name)}: {', '.join(escape(p.name) for p in paths)}")
+    console.print(f"Wrote the nbgrader course {escape(str(Path(course)))}: next, "
+                  f"`cd {escape(str(course))} && nbgrader generate_assignment NAME`.")
+
+
+@cli.command()
+@click.argument("lesson")
+@click.pass_obj
 def reset(wb, lesson):
     """Restore LESSON's stub; your version is kept as a numbered backup in .workbook/backup/."""
     console.print(backups.reset(wb, wb.lesson(lesson)))
@@ -112,7 +148,7 @@ def restore(wb, lesson, version):
 
 
 def chosen_lessons(wb, lessons):
-    return ([wb.lesson(name) for name in lessons.split(",") if name.strip()] if lessons
+    return ([wb.lesson(name.strip()) for name in lessons.split(",") if name.strip()] if lessons
             else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
 
 
@@ -170,11 +206,6 @@ def feedback(learner, out):
     console.print(Markdown(learner_feedback(Path(out), learner)))
 
 
-@cli.group()
-def export():
-    """Export for other tools: a Gradescope autograder bundle."""
-
-
 @export.command("gradescope")
 @click.argument("zip_path", metavar="OUT.zip", type=click.Path(dir_okay=False))
 @click.option("--lessons", default=None, help="Lessons the autograder grades, comma-separated "
@@ -196,16 +227,19 @@ def export_gradescope(wb, zip_path, lessons, hidden_cases):
 @click.option("--check", "only_check", is_flag=True, help="Only report files that are out of date.")
 @click.pass_obj
 def build_cmd(wb, only_check):
-    """Generate each lesson's stub and README from its source (never over a stub you changed)."""
+    """Generate each lesson's stub, README and notebook from its source (never over one you changed)."""
+    from grader.notebooks import build as notebooks
     if only_check:
-        stale = builder.drift(wb.roadmap)
+        stale = [f"exercises/{rel}" for rel in builder.drift(wb.roadmap)]
+        stale += [f"notebooks/{rel}" for rel in notebooks.drift(wb.roadmap)]
         for rel in stale:
-            console.print(f"[red]out of date:[/red] exercises/{rel}")
+            console.print(f"[red]out of date:[/red] {rel}")
         sys.exit(1 if stale else 0)
-    report_ = builder.build(wb.roadmap)
+    report_ = [(f"exercises/{rel}", action) for rel, action in builder.build(wb.roadmap)]
+    report_ += [(f"notebooks/{rel}", action) for rel, action in notebooks.build(wb.roadmap)]
     for rel, action in report_:
         if action != "unchanged":
-            console.print(f"exercises/{rel}: {action}")
+            console.print(f"{escape(rel)}: {escape(action)}")
     sys.exit(1 if any(action.startswith("skipped") for _, action in report_) else 0)
 
 

@@ -25,10 +25,12 @@ def softmax(x, axis=-1):
 
 @pytest.fixture
 def workbook(tmp_path):
-    """A workbook in a temporary folder: the lesson sources, and stubs generated from them."""
+    """A workbook in a temporary folder: the lesson sources, stubs generated from them, and the
+    notebooks (up to date, so the build leaves them as they are)."""
     root = tmp_path / "workbook"
     shutil.copytree(ROOT / "solutions", root / "solutions",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "notebooks", root / "notebooks")   # built from the same sources
     result = grader(root, "build")
     assert result.returncode == 0, result.stdout + result.stderr
     return root

@@ -12,8 +12,9 @@ a lesson when, in this order:
 Two different files for one lesson are ambiguous: neither is graded and both are noted.
 A SUBMISSIONS folder that itself holds lesson files is graded as one learner.
 
-SUFFIXES lists the kinds of file a learner hands in; `read_functions` is the one place that looks
-inside a file, so another kind (a notebook) needs an entry in both.
+SUFFIXES lists the kinds of file a learner hands in (Python files and notebooks, whose answer cells
+are the code); `read_functions` is the one place that looks inside a file. An nbgrader course's
+`submitted/<learner>/<assignment>/NN-slug.ipynb` is read as a class of learners.
 """
 import ast
 import os
@@ -22,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import GraderError
+from grader.notebooks.read import answer_source, learners_folder
 
-SUFFIXES = (".py",)
+SUFFIXES = (".py", ".ipynb")
 SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "node_modules", ".venv", "venv"}
 WORKBOOK_PARTS = {"solutions", "grader", "tests", "notebooks", "Makefile", "README.md",
                   "pyproject.toml", "requirements.txt"}
@@ -80,7 +82,8 @@ def read_functions(path):
     if not path.is_file():
         return set()
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        source = answer_source(path) if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return set()
     return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -222,7 +225,7 @@ def discover(root, lessons, known=(), learner=None):
     """(learner ids in order, their submissions, Ungraded notes) under `root`; raises GraderError on
     a bad folder. `known`: ids of lessons not graded this run; `learner`: `root` is this one
     learner's folder."""
-    root = Path(root)
+    root = learners_folder(Path(root))
     if not root.is_dir():
         raise GraderError(f"{root} is not a folder of submissions (one folder per learner)")
     matcher = Matcher(lessons, known)

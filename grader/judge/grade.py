@@ -6,6 +6,7 @@ from pathlib import Path
 
 from . import constraints, symptoms
 
+from grader.notebooks.read import answer_source
 from grader.runner import run
 from .diagnose import diagnose, distinct
 from .outcome import Job, Outcome
@@ -89,17 +90,20 @@ def shown_name(path):
 
 
 def read_source(path):
-    """The learner's file as (text, syntax tree); raises ValueError (or SyntaxError) with a
-    learner-facing reason."""
+    """The learner's file (or a notebook's answer cells) as (text, syntax tree); raises ValueError
+    (or SyntaxError) with a learner-facing reason."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"there is no file at {shown_name(path)}")
-    if path.stat().st_size > MAX_SOURCE:
-        raise ValueError(f"{path.name} is larger than {MAX_SOURCE // 1024} KiB")
-    try:
-        source = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path.name} is not UTF-8 text") from None
+    if path.suffix == ".ipynb":
+        source = answer_source(path)
+    else:
+        if path.stat().st_size > MAX_SOURCE:
+            raise ValueError(f"{path.name} is larger than {MAX_SOURCE // 1024} KiB")
+        try:
+            source = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{path.name} is not UTF-8 text") from None
     try:
         return source, ast.parse(source, filename=str(path))
     except SyntaxError as e:

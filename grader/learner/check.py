@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
+from grader.display import plural
 from grader.judge.grade import grade_file
 from grader.runner.workers import Pool, preload_for
 
-from . import report, status
-from grader.display import plural
+from . import report, status, walkthrough
 
 
 def names(lessons):
@@ -67,6 +67,8 @@ def check_one(console, wb, lesson, path, as_json, pool, progress=None):
         click.echo(json.dumps(report.as_json(result)))
     else:
         report.render(console, result, wb.progress.lesson(lesson.id).get("hints", 0), own)
+        if result.passed:
+            walkthrough.watch_out(console, lesson)
     return result.passed
 
 

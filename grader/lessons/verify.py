@@ -4,6 +4,7 @@ import tempfile
 from pathlib import Path
 
 from . import build, pointers, regions
+from grader.notebooks import build as notebooks
 from grader.runner.child import wire
 from grader.judge.diagnose import diagnose
 from grader.display import show
@@ -122,4 +123,7 @@ def verify(roadmap, only=None):
     for rel in build.drift(roadmap):
         report.setdefault(rel.split("/")[0], []).append(
             f"exercises/{rel} is out of date with its source: run `make build`")
+    for rel in notebooks.drift(roadmap):
+        report.setdefault(rel.removesuffix(".ipynb"), []).append(
+            f"notebooks/{rel} is out of date with its source: run `make build`")
     return report

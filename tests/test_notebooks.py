@@ -1,0 +1,221 @@
+"""The lesson notebooks: generated, valid, complete, and graded by their check cell like the file."""
+import ast
+import inspect
+import json
+import shutil
+
+import nbformat
+import pytest
+from hypothesis import given, strategies as st
+
+from conftest import ROOT, grader
+from grader.lessons import build, roadmap
+from grader.notebooks import build as notebooks, percent
+
+ROADMAP = roadmap.load(ROOT)
+LESSONS = build.lessons(ROADMAP)
+FIGURES = {"02", "03", "04", "05", "06", "07", "08", "14"}   # lessons where a picture teaches best
+
+
+def read(lesson_id, root=ROOT):
+    return nbformat.read(root / "notebooks" / f"{lesson_id}.ipynb", as_version=4)
+
+
+def test_every_notebook_is_built_and_up_to_date():
+    assert notebooks.drift(ROADMAP) == []
+    assert sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb")) >= sorted(l.id for l in LESSONS)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda l: l.id)
+def test_a_notebook_holds_every_part_in_order(lesson):
+    nb = read(lesson.id)
+    nbformat.validate(nb)
+    cells = nb.cells
+    text = [c.source for c in cells]
+    order = [next(i for i, t in enumerate(text) if t.startswith(start)) for start in
+             ("## Learn it", "## Your turn", "%%answer", "check(", "## Hints", "## Check yourself",
+              "## After you pass")]
+    assert order == sorted(order)
+    learn, turn, answer = order[0], order[1], order[2]
+    assert cells[answer].source == f"%%answer {lesson.id}\n" + (ROOT / "exercises" / lesson.id / "solution.py").read_text().rstrip("\n") \
+        or "raise NotImplementedError" in cells[answer].source
+    assert "### BEGIN SOLUTION" not in cells[answer].source
+    worked = [c for c in cells[learn:turn] if c.cell_type == "code"]
+    if (lesson.folder / "notebook.py").is_file() or lesson.id[:2] in FIGURES:
+        assert worked and all(c.outputs for c in worked), "the worked example runs, outputs stored"
+        assert any(o.output_type == "stream" for c in worked for o in c.outputs)
+    if lesson.id[:2] in FIGURES:
+        assert any("image/png" in o.get("data", {}) for c in worked for o in c.outputs)
+        assert "$$" in cells[learn].source, "the formulas are LaTeX"
+    hints = cells[order[4]].source
+    assert hints.count("<details>") == 3 and all(title in hints for title, _ in lesson.prose.hints)
+    questions = cells[order[5]].source
+    assert questions.count("<details>") == len(lesson.prose.questions)
+    after = cells[order[6]].source
+    assert "Solution walkthrough (open after you pass)" in after and "Watch out (open after you pass)" in after
+
+
+@given(st.lists(st.tuples(st.sampled_from(["markdown", "code"]),
+                          st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1)
+                          .filter(lambda s: s.strip() and "%%" not in s)), max_size=6))
+def test_percent_cells_round_trip(cells):
+    script = "".join(f"# %% [markdown]\n" + "".join(f"# {l}\n" for l in s.splitlines())
+                     if kind == "markdown" else f"# %%\n{s}\n" for kind, s in cells)
+    expected = []
+    for kind, s in cells:
+        body = "\n".join(s.splitlines()).strip("\n") if kind == "code" else \
+            "\n".join(l for l in s.splitlines()).strip("\n")
+        if body.strip():
+            expected.append((kind, body))
+    assert [(k, s.strip("\n")) for k, s in percent.cells(script)] == expected
+
+
+def test_build_keeps_a_notebook_the_learner_changed_and_is_idempotent(workbook, run_grader):
+    path = workbook / "notebooks" / "01-softmax.ipynb"
+    nb = json.loads(path.read_text())
+    nb["cells"][0]["source"] = "my notes"
+    path.write_text(json.dumps(nb))
+    lesson_md = workbook / "solutions" / "01-softmax" / "lesson.md"
+    lesson_md.write_text(lesson_md.read_text().replace("## Watch out\n", "## Watch out\n\n- New.\n"))
+    result = run_grader(workbook, "build")
+    assert "notebooks/01-softmax.ipynb: kept: you changed it" in result.stdout
+    assert json.loads(path.read_text())["cells"][0]["source"] == "my notes"
+    assert "notebooks/01-softmax.ipynb" in run_grader(workbook, "build", "--check").stdout
+    path.unlink()
+    assert "notebooks/01-softmax.ipynb: written" in run_grader(workbook, "build").stdout
+    again = run_grader(workbook, "build")
+    assert again.returncode == 0 and "notebooks/" not in again.stdout
+    assert run_grader(workbook, "build", "--check").returncode == 0
+
+
+def test_a_capstone_script_becomes_a_notebook(workbook, run_grader):
+    script = workbook / "solutions" / "capstone" / "capstone.py"
+    script.parent.mkdir()
+    script.write_text("# %% [markdown]\n# # Capstone\n# Train it.\n\n# %%\nx = 1 + 1\nprint(x)\n")
+    assert "notebooks/capstone.ipynb: written" in run_grader(workbook, "build").stdout
+    nb = nbformat.read(workbook / "notebooks" / "capstone.ipynb", as_version=4)
+    nbformat.validate(nb)
+    assert [(c.cell_type, c.source) for c in nb.cells] == [
+        ("markdown", "# Capstone\nTrain it."), ("code", "x = 1 + 1\nprint(x)")]
+
+
+def test_a_broken_worked_example_is_reported_not_a_traceback(workbook, run_grader):
+    (workbook / "solutions" / "02-attention" / "notebook.py").write_text("# %%\n1 / 0\n")
+    (workbook / "notebooks" / "02-attention.ipynb").unlink()
+    result = run_grader(workbook, "build")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "notebooks/02-attention.ipynb: skipped: solutions/02-attention/notebook.py: code cell 1 " \
+           "raised ZeroDivisionError" in result.stdout
+
+
+def test_every_notebook_renders_to_html():
+    from nbconvert import HTMLExporter
+    exporter = HTMLExporter()
+    for lesson in LESSONS:
+        html, _ = exporter.from_notebook_node(read(lesson.id))
+        assert "<details>" in html and "data:image/png" in html or lesson.id[:2] not in FIGURES
+        assert "NotImplementedError" in html and "check" in html
+
+
+# ---- executing the notebooks on a kernel from the project's venv ---------------------------------
+
+def mistaken_source(lesson):
+    """The reference with the first known mistake's functions defined over it, and its message."""
+    m, _ = lesson.mistakes[0]
+    parts = [lesson.reference_source]
+    for fn in m.functions.values():
+        lines = inspect.getsource(fn).splitlines()
+        node = ast.parse("\n".join(lines)).body[0]
+        parts.append("\n".join(lines[node.lineno - 1:]))
+    return "\n\n\n".join(parts) + "\n", m.message
+
+
+def check_output(cell):
+    [out] = [o for o in cell.outputs if o.output_type == "execute_result"]
+    assert "<pre" in out.data["text/html"] and "\x1b[" not in out.data["text/html"]
+    return out.data["text/plain"]
+
+
+def squash(text):
+    return " ".join(text.split())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda l: l.id)
+def test_the_check_cell_grades_what_the_answer_cell_holds(lesson, workbook, monkeypatch):
+    from nbclient import NotebookClient
+    monkeypatch.setenv("WORKBOOK_ROOT", str(workbook))
+    nb = read(lesson.id, workbook)
+    answer = next(i for i, c in enumerate(nb.cells) if c.source.startswith("%%answer"))
+    check = next(i for i, c in enumerate(nb.cells) if c.source.startswith("check("))
+    client = NotebookClient(nb, kernel_name="python3", timeout=300,
+                            resources={"metadata": {"path": str(workbook / "notebooks")}})
+    progress = workbook / ".workbook" / "progress.json"
+
+    def run(source=None):
+        if source is not None:
+            nb.cells[answer].source = f"%%answer {lesson.id}\n{source}"
+        for i in (answer, check):
+            client.execute_cell(nb.cells[i], i)
+        return check_output(nb.cells[check])
+
+    with client.setup_kernel():
+        for i, cell in enumerate(nb.cells):          # the whole notebook, as shipped: every cell runs
+            client.execute_cell(cell, i)
+        assert "not implemented yet" in check_output(nb.cells[check])
+        assert json.loads(progress.read_text())[lesson.id]["passed"] is False
+
+        wrong, message = mistaken_source(lesson)
+        shown = run(wrong)
+        assert "Why:" in shown and squash(message)[:60] in squash(shown)
+        assert (workbook / "exercises" / lesson.id / "solution.py").read_text() == wrong
+
+        shown = run(lesson.reference_source)
+        assert "passed" in shown.splitlines()[0] and "Solution walkthrough" in shown
+    assert json.loads(progress.read_text())[lesson.id]["passed"] is True
+    # the file and the notebook are one place: the terminal's check agrees
+    assert grader(workbook, "check", lesson.id).returncode == 0
+    assert (workbook / ".workbook" / "backup" / f"{lesson.id}.py").read_text() == wrong
+
+
+@pytest.mark.slow
+def test_an_endless_loop_costs_a_time_out_not_the_kernel(workbook, monkeypatch):
+    from nbclient import NotebookClient
+    monkeypatch.setenv("WORKBOOK_ROOT", str(workbook))
+    nb = read("01-softmax", workbook)
+    answer = next(i for i, c in enumerate(nb.cells) if c.source.startswith("%%answer"))
+    check = next(i for i, c in enumerate(nb.cells) if c.source.startswith("check("))
+    nb.cells[answer].source = ("%%answer 01-softmax\nimport numpy as np\n\n"
+                               "def softmax(x, axis=-1):\n    while True:\n        pass\n")
+    client = NotebookClient(nb, kernel_name="python3", timeout=120,
+                            resources={"metadata": {"path": str(workbook / "notebooks")}})
+    with client.setup_kernel():
+        for i in (1, answer, check):
+            client.execute_cell(nb.cells[i], i)
+    assert "timed out" in check_output(nb.cells[check])
+
+
+def test_the_stub_in_the_cell_never_replaces_work_in_the_file(workbook, monkeypatch):
+    from grader.notebooks import kernel
+    monkeypatch.setenv("WORKBOOK_ROOT", str(workbook))
+    wb = kernel.workbook()
+    lesson = wb.lesson("01")
+    path = wb.exercise(lesson.entry)
+    stub = path.read_text()
+    path.write_text(lesson.reference_source)
+    code, note = kernel.save_answer(wb, lesson, stub)
+    assert code == lesson.reference_source and "left as it is" in note
+    assert path.read_text() == lesson.reference_source
+    code, note = kernel.save_answer(wb, lesson, stub + "# mine\n")
+    assert path.read_text() == stub + "# mine\n" and note.startswith("Saved")
+    assert (workbook / ".workbook" / "backup" / "01-softmax.py").read_text() == lesson.reference_source
+
+
+def test_a_lesson_without_worked_cells_still_gets_its_notebook(workbook, run_grader):
+    (workbook / "solutions" / "02-attention" / "notebook.py").unlink()
+    result = run_grader(workbook, "build")
+    assert result.returncode == 0 and "notebooks/02-attention.ipynb: written" in result.stdout
+    nb = read("02-attention", workbook)
+    nbformat.validate(nb)
+    assert [c.source.split("\n")[0] for c in nb.cells if c.cell_type == "code"] == [
+        "%load_ext grader.notebooks", "%%answer 02-attention", "check('02-attention')"]
