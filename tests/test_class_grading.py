@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT, grader
+from grader.lessons import lesson, roadmap
 
 MISTAKE = """\
 import numpy as np
@@ -66,7 +67,7 @@ def test_a_class_is_graded_into_a_gradebook_and_a_csv(workbook, tmp_path, sandbo
         "SELECT r.diagnosis, s.sha256, COUNT(c.position) FROM results r JOIN submissions s "
         "ON s.id = r.submission JOIN case_results c ON c.result = r.id WHERE s.learner = 'carol'")
     assert json.loads(diagnosis)[0]["mistake"] == "no-max-shift"
-    assert len(hashed) == 64 and n_cases == 17
+    assert len(hashed) == 64 and n_cases == len(lesson.load(roadmap.load(ROOT), "01").cases)
     (version,), = db.execute("SELECT DISTINCT grader_version FROM results")
     assert version.startswith("0.1.0+") and len(version) == len("0.1.0+") + 12
 
@@ -146,3 +147,23 @@ def test_an_interrupted_grading_keeps_what_it_graded(workbook, tmp_path):
     with sqlite3.connect(out / "gradebook.sqlite") as db:
         assert db.execute("SELECT s.learner, r.score FROM results r JOIN submissions s "
                           "ON s.id = r.submission").fetchall() == [("a-fast", 1.0)]
+
+
+def test_an_answer_holding_tensors_in_a_list_does_not_stop_the_class(workbook, tmp_path):
+    """`list(out)` (a list of tensors where nested lists are expected) once crashed the comparison
+    and stopped a whole class; it is now a wrong answer like any other."""
+    cls = tmp_path / "class"
+    reference = (ROOT / "solutions" / "09-torch-attention" / "solution.py").read_text()
+    for name, source in (("ann", reference),
+                         ("ben", reference.replace("return out.tolist()", "return list(out)"))):
+        (cls / name / "09-torch-attention").mkdir(parents=True)
+        (cls / name / "09-torch-attention" / "solution.py").write_text(source)
+    out = tmp_path / "out"
+    done = grader(workbook, "grade", str(cls), "--lessons", "09", "--out", str(out), "--no-sandbox")
+    assert done.returncode == 0, done.stdout + done.stderr
+    with open(out / "grades.csv", newline="") as f:
+        rows = {r["learner"]: r for r in csv.DictReader(f)}
+    assert rows["ann"]["09-torch-attention"] == "1" and rows["ben"]["09-torch-attention"] == "0"
+    db = sqlite3.connect(out / "gradebook.sqlite")
+    messages = [m for (m,) in db.execute("SELECT c.message FROM case_results c")]
+    assert any("torch tensors" in m and ".tolist()" in m for m in messages)
