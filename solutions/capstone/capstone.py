@@ -23,13 +23,10 @@
 # * `WORKBOOK_CAPSTONE_SECONDS`: stop training early after this many seconds (default 150), so a
 #   slow or busy machine still finishes in a few minutes.
 # * `WORKBOOK_CAPSTONE_CODE`: `exercises` (default) or `solutions`.
-# * `WORKBOOK_CAPSTONE_BUILTINS=1`: if a lesson is not in the repository at all, use a stand-in
-#   written in this file (meant for the project's own tests).
 # * `WORKBOOK_CAPSTONE_PLOT`: where to save the loss curve (default `capstone-loss.png`).
 
 # %%
 import importlib.util
-import inspect
 import math
 import os
 import sys
@@ -45,7 +42,6 @@ torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
 STEPS = int(os.environ.get("WORKBOOK_CAPSTONE_STEPS", "500"))
 BUDGET = float(os.environ.get("WORKBOOK_CAPSTONE_SECONDS", "150"))
 CODE = os.environ.get("WORKBOOK_CAPSTONE_CODE", "exercises")
-BUILTINS = os.environ.get("WORKBOOK_CAPSTONE_BUILTINS") == "1"
 PLOT = os.environ.get("WORKBOOK_CAPSTONE_PLOT", "capstone-loss.png")
 if CODE not in ("exercises", "solutions"):
     sys.exit(f"WORKBOOK_CAPSTONE_CODE must be 'exercises' or 'solutions', not {CODE!r}")
@@ -126,132 +122,86 @@ def rules_kept(generated):
 # %% [markdown]
 # ## Your functions
 #
-# Each piece is loaded from your lesson file and tried once on a tiny input against this
-# notebook's own stand-in. If it is missing, not finished, or answers differently, the notebook
-# tells you and uses the workbook's reference instead.
+# Each piece is loaded from your lesson file and tried once on a tiny input against the workbook's
+# reference for that lesson (in `solutions/`). If yours is missing, not finished, or answers
+# differently, the notebook tells you and uses the reference instead.
 
 # %%
-# The stand-ins: what each lesson's function computes, written out here so that the notebook can
-# check your function against it (and, with WORKBOOK_CAPSTONE_BUILTINS=1, run without a lesson).
-
-def builtin_gpt_forward(params, ids, n_heads):
-    """GPT-2 forward pass from parameters under transformers' state-dict names (lesson 12)."""
-    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
-    b, t = ids.shape
-    d = wte.shape[1]
-    x = wte[ids] + wpe[:t]
-    n_layers = len({k.split(".")[2] for k in params if k.startswith("transformer.h.")})
-    for i in range(n_layers):
-        p = lambda name: params[f"transformer.h.{i}.{name}"]
-        h = F.layer_norm(x, (d,), p("ln_1.weight"), p("ln_1.bias"), eps=1e-5)
-        q, k, v = (h @ p("attn.c_attn.weight") + p("attn.c_attn.bias")).split(d, dim=-1)
-        q, k, v = (z.view(b, t, n_heads, d // n_heads).transpose(1, 2) for z in (q, k, v))
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).reshape(b, t, d)
-        x = x + a @ p("attn.c_proj.weight") + p("attn.c_proj.bias")
-        h = F.layer_norm(x, (d,), p("ln_2.weight"), p("ln_2.bias"), eps=1e-5)
-        h = F.gelu(h @ p("mlp.c_fc.weight") + p("mlp.c_fc.bias"), approximate="tanh")
-        x = x + h @ p("mlp.c_proj.weight") + p("mlp.c_proj.bias")
-    x = F.layer_norm(x, (d,), params["transformer.ln_f.weight"], params["transformer.ln_f.bias"],
-                     eps=1e-5)
-    return x @ wte.T
-
-
-def builtin_lm_loss(logits, ids):
-    """Mean next-token cross-entropy (lesson 13)."""
-    return F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1))
-
-
-def builtin_next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
-    """Probabilities from a vector of logits, with temperature and top-k (lesson 18, numpy)."""
-    z = np.asarray(logits, dtype=np.float64) / temperature
-    if top_k is not None:
-        z = np.where(z >= np.sort(z)[-top_k], z, -np.inf)
-    e = np.exp(z - z.max())
-    return e / e.sum()
-
-
-def builtin_sample(probs, u):
-    """Inverse-CDF sampling: the first index whose cumulative probability exceeds u (lesson 18)."""
-    return int(min(np.searchsorted(np.cumsum(probs), u, side="right"), len(probs) - 1))
-
-
-PIECES = {  # name: (lesson, candidate function names, stand-in)
-    "gpt_forward": ("12-gpt-forward", ("gpt_forward", "gpt2_forward", "forward"),
-                    builtin_gpt_forward),
-    "lm_loss": ("13-lm-loss", ("lm_loss", "next_token_loss", "loss"), builtin_lm_loss),
-    "next_token_probs": ("18-sampling", ("next_token_probs",), builtin_next_token_probs),
-    "sample": ("18-sampling", ("sample",), builtin_sample),
-    "generate": ("20-generate", ("generate",), None),
-    "adamw_step": ("22-train-step", ("adamw_step",), None),
+PIECES = {  # function: the lesson that defines it
+    "gpt_forward": "12-gpt-forward",
+    "lm_loss": "13-lm-loss",
+    "next_token_probs": "18-sampling",
+    "sample": "18-sampling",
+    "generate": "20-generate",
+    "adamw_step": "22-train-step",
 }
 
 
-def load_module(path):
-    spec = importlib.util.spec_from_file_location(f"capstone_{path.parent.name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def find_function(folder, lesson, names):
+def find_function(folder, lesson, name):
     """(function, None) from folder/lesson/solution.py, or (None, why not)."""
     path = ROOT / folder / lesson / "solution.py"
+    where = path.relative_to(ROOT)
     if not path.is_file():
-        return None, f"{path.relative_to(ROOT)} does not exist"
+        return None, f"{where} does not exist"
+    module_name = f"capstone_{folder}_{lesson.replace('-', '_')}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
     try:
-        module = load_module(path)
+        spec.loader.exec_module(module)
     except Exception as exc:
-        return None, f"{path.relative_to(ROOT)} does not import ({type(exc).__name__}: {exc})"
-    for name in names:
-        if callable(getattr(module, name, None)):
-            return getattr(module, name), None
-    return None, f"{path.relative_to(ROOT)} has no function named {' or '.join(names)}"
+        return None, f"{where} does not import ({type(exc).__name__}: {exc})"
+    if not callable(getattr(module, name, None)):
+        return None, f"{where} has no function {name}"
+    return getattr(module, name), None
 
 
-def probe(name, fn):
-    """None if `fn` answers a tiny input as the lesson asks (compared with the stand-in, or a
-    property for lessons 20 and 22), else what went wrong."""
+def try_on_tiny_input(name, fn):
+    """What `fn` answers on a tiny input that uses it the way this notebook does."""
     g = torch.Generator().manual_seed(1)
+    f64 = lambda *xs: torch.tensor(xs, dtype=torch.float64)
+    if name == "gpt_forward":
+        params = init_params(vocab=7, width=6, n_layers=2, n_positions=5, std=0.3, gen=g)
+        return fn(torch.tensor([[1, 4, 2, 6], [0, 3, 3, 5]]), params, 2)
+    if name == "lm_loss":
+        logits = torch.randn(2, 5, 7, generator=g, dtype=torch.float64)
+        return fn(logits, torch.tensor([[1, 4, 2, 6, 0], [0, 3, 3, 5, 1]]))
+    if name == "next_token_probs":
+        return fn(np.array([0.3, -1.2, 2.2, 0.9, -0.4]), temperature=0.7, top_k=3)
+    if name == "sample":
+        # u on the running total's steps, and a token of probability 0 that must never come
+        return [fn(np.array([0.25, 0.25, 0.0, 0.5]), u) for u in (0.0, 0.1, 0.25, 0.5, 0.9)]
+    if name == "generate":  # a context of 3 tokens: the next token depends on all three
+        logits_fn = lambda ids: F.one_hot(ids.cumsum(-1) % 5, 5).to(torch.float64)
+        return fn(logits_fn, torch.tensor([[1, 2, 4]]), 3, 3)
+    if name == "adamw_step":
+        state = {"step": 3, "m": {"w": f64(0.2, -0.05)}, "v": {"w": f64(0.04, 0.01)}}
+        new, state = fn({"w": f64(1.0, -2.0)}, {"w": f64(0.5, -0.1)}, state, 0.1, weight_decay=0.01)
+        return [new["w"], state["m"]["w"], state["v"]["w"], state["step"]]
+    raise KeyError(name)
+
+
+def differs(got, want):
+    """None if `got` matches `want` (tensors, arrays, numbers, or lists of them), else how not."""
+    if isinstance(want, list):
+        if not isinstance(got, (list, tuple)) or len(got) != len(want):
+            return f"gave {got!r}"
+        return next(filter(None, map(differs, got, want)), None)
+    got, want = np.asarray(torch.as_tensor(got).detach()), np.asarray(torch.as_tensor(want))
+    if got.shape != want.shape:
+        return f"gave shape {got.shape}, expected {want.shape}"
+    return None if np.allclose(got, want, rtol=1e-8, atol=1e-10) else "gave different numbers"
+
+
+def probe(name, fn, reference):
+    """None if `fn` answers a tiny input as the reference does, else what went wrong."""
     try:
-        if name == "gpt_forward":
-            params = init_params(vocab=7, width=6, n_layers=1, n_positions=5, std=0.3, gen=g)
-            ids = torch.tensor([[1, 4, 2, 6], [0, 3, 3, 5]])
-            return compare(fn(params, ids, 2), builtin_gpt_forward(params, ids, 2))
-        if name == "lm_loss":
-            logits = torch.randn(2, 5, 7, generator=g, dtype=torch.float64)
-            ids = torch.tensor([[1, 4, 2, 6, 0], [0, 3, 3, 5, 1]])
-            return compare(fn(logits, ids), builtin_lm_loss(logits, ids))
-        if name == "next_token_probs":
-            logits = np.array([0.3, -1.2, 2.2, 0.9, -0.4])
-            return compare(fn(logits, temperature=0.7, top_k=3),
-                           builtin_next_token_probs(logits, 0.7, 3))
-        if name == "sample":
-            probs = np.array([0.1, 0.25, 0.4, 0.25])
-            got = [fn(probs, u) for u in (0.05, 0.3, 0.62, 0.9)]
-            return None if [int(x) for x in got] == [0, 1, 2, 3] else f"gave {got}"
-        if name == "generate":
-            logits_fn = lambda ids: F.one_hot((ids.cumsum(-1) % 5), 5).to(torch.float64)
-            got = fn(logits_fn, torch.tensor([[1, 2, 4]]), 3, 3)
-            return None if torch.equal(torch.as_tensor(got), torch.tensor([[1, 2, 4, 2, 3, 4]])) \
-                else f"gave {got}"
-        if name == "adamw_step":
-            p = {"w": torch.tensor([1.0, -2.0], dtype=torch.float64)}
-            zero = {"step": 0, "m": {"w": torch.zeros(2, dtype=torch.float64)},
-                    "v": {"w": torch.zeros(2, dtype=torch.float64)}}
-            new, state = fn(p, {"w": torch.tensor([0.5, -0.1], dtype=torch.float64)}, zero, 0.1)
-            return compare(new["w"], torch.tensor([0.899, -1.898], dtype=torch.float64),
-                           rtol=1e-6) or (None if state["step"] == 1 else "did not count the step")
+        got = try_on_tiny_input(name, fn)
     except NotImplementedError:
         return "is not implemented yet"
     except Exception as exc:
         return f"raised {type(exc).__name__}: {exc}"
-
-
-def compare(got, want, rtol=1e-8):
-    got, want = np.asarray(torch.as_tensor(got).detach()), np.asarray(torch.as_tensor(want))
-    if got.shape != want.shape:
-        return f"gave shape {got.shape}, expected {want.shape}"
-    return None if np.allclose(got, want, rtol=rtol, atol=1e-10) else "gave different numbers"
+    problem = differs(got, try_on_tiny_input(name, reference))
+    return problem and f"{problem} than the reference on a tiny input"
 
 
 def init_params(vocab, width, n_layers, n_positions, std=0.02, gen=None, dtype=torch.float64):
@@ -277,28 +227,22 @@ def init_params(vocab, width, n_layers, n_positions, std=0.02, gen=None, dtype=t
 
 
 def load_piece(name):
-    lesson, names, builtin = PIECES[name]
-    if CODE == "exercises":
-        fn, why = find_function("exercises", lesson, names)
-        if fn is not None:
-            why = probe(name, fn)
-            if why is None:
-                return fn, f"your {fn.__name__} (lesson {lesson})"
-            why = f"your {fn.__name__} {why}"
-        print(f"  lesson {lesson}: {why}; trying the workbook's reference instead "
-              f"(finish the lesson with `make check L={lesson[:2]}`).")
-    fn, why = find_function("solutions", lesson, names)
+    """(function, which one it is): yours if it agrees with the reference, else the reference."""
+    lesson = PIECES[name]
+    reference, why = find_function("solutions", lesson, name)
+    if reference is None:
+        sys.exit(f"The capstone needs lesson {lesson}, but {why}.")
+    if CODE == "solutions":
+        return reference, f"the workbook's reference (lesson {lesson})"
+    fn, why = find_function("exercises", lesson, name)
     if fn is not None:
-        problem = probe(name, fn)
-        if problem is None:
-            return fn, f"the reference {fn.__name__} (lesson {lesson})"
-        why = f"the reference {fn.__name__} does not follow this notebook's contract: {problem}"
-    if BUILTINS and builtin is not None:
-        print(f"  lesson {lesson}: {why}; using this notebook's stand-in "
-              "(WORKBOOK_CAPSTONE_BUILTINS=1).")
-        return builtin, f"the notebook's stand-in for lesson {lesson}"
-    sys.exit(f"The capstone needs lesson {lesson} ({name}), and {why}. Write that lesson first, "
-             "or set WORKBOOK_CAPSTONE_BUILTINS=1 to use this notebook's stand-in.")
+        why = probe(name, fn, reference)
+        if why is None:
+            return fn, f"yours (lesson {lesson})"
+        why = f"your {name} {why}"
+    print(f"  lesson {lesson}: {why}; using the workbook's reference instead "
+          f"(finish the lesson with `make check L={lesson[:2]}`).")
+    return reference, f"the workbook's reference (lesson {lesson})"
 
 
 print(f"Loading the pieces ({CODE}):")
@@ -326,7 +270,7 @@ print(f"{sum(p.numel() for p in params.values()):,} parameters in {len(params)} 
 
 def logits_fn(ids):
     with torch.no_grad():
-        return gpt_forward(params, ids, HEADS)
+        return gpt_forward(ids, params, HEADS)
 
 
 def write(prompt, n, temperature=0.0, top_k=None, seed=0):
@@ -366,7 +310,7 @@ for step in range(STEPS):
     starts = torch.randint(0, len(data) - CONTEXT, (BATCH,), generator=gen)
     batch = torch.stack([data[s:s + CONTEXT] for s in starts.tolist()])
     leaves = {k: p.detach().requires_grad_(True) for k, p in params.items()}
-    loss = lm_loss(gpt_forward(leaves, batch, HEADS), batch)
+    loss = lm_loss(gpt_forward(batch, leaves, HEADS), batch)
     grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
     lr = LR * min(1.0, (step + 1) / warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * step / STEPS)))
     params, state = adamw_step(params, grads, state, lr, weight_decay=WEIGHT_DECAY)
