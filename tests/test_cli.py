@@ -13,7 +13,7 @@ def test_fresh_status_shows_the_roadmap_and_the_next_lesson(workbook, run_grader
     assert result.returncode == 0
     assert "Chapter 1: Scores to weights" in result.stdout
     assert "01 A stable softmax" in result.stdout and "not started" in result.stdout
-    assert "coming soon" in result.stdout
+    assert "22 One training step" in result.stdout and "coming soon" not in result.stdout
     assert "Next: lesson 01, A stable softmax" in result.stdout
 
 
@@ -66,7 +66,6 @@ def test_lessons_are_named_by_number_or_slug(workbook, run_grader, name):
     (("hint", "99"), "There is no lesson 99: lessons are numbered 01 to 22"),
     (("hint", "011"), "There is no lesson 011: lessons are numbered 01 to 22"),
     (("check", "--", "-1"), "There is no lesson -1: lessons are numbered 01 to 22"),
-    (("check", "22"), "is coming soon"),
     (("check", "01", "02", "--file", "x.py"), "--file grades one lesson"),
     (("frobnicate",), "No such command"),
 ])
@@ -75,6 +74,14 @@ def test_bad_input_gets_a_clear_message(workbook, run_grader, args, words):
     assert result.returncode == 2
     assert words in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_lesson_without_its_source_is_coming_soon(workbook, run_grader):
+    shutil.rmtree(workbook / "solutions" / "22-train-step")
+    status = run_grader(workbook, "status")
+    assert "22 One training step" in status.stdout and "coming soon" in status.stdout
+    result = run_grader(workbook, "check", "22")
+    assert result.returncode == 2 and "is coming soon" in result.stdout + result.stderr
 
 
 def test_check_file_json(workbook, run_grader, tmp_path):
