@@ -7,10 +7,10 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich import progress as bars
+from rich.markdown import Markdown
 from rich.markup import escape
 
 from grader import __version__
-from grader.display import plural
 from grader.errors import GraderError
 from grader.learner import backups, hints, walkthrough
 from grader.learner import check as learner_check

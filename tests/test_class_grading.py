@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT, grader
-from grader.lessons import lesson, roadmap
+from grader.lessons import lesson as lessons, roadmap
 
 MISTAKE = """\
 import numpy as np
@@ -67,7 +67,7 @@ def test_a_class_is_graded_into_a_gradebook_and_a_csv(workbook, tmp_path, sandbo
         "SELECT r.diagnosis, s.sha256, COUNT(c.position) FROM results r JOIN submissions s "
         "ON s.id = r.submission JOIN case_results c ON c.result = r.id WHERE s.learner = 'carol'")
     assert json.loads(diagnosis)[0]["mistake"] == "no-max-shift"
-    assert len(hashed) == 64 and n_cases == len(lesson.load(roadmap.load(ROOT), "01").cases)
+    assert len(hashed) == 64 and n_cases == len(lessons.load(roadmap.load(ROOT), "01").cases)
     (version,), = db.execute("SELECT DISTINCT grader_version FROM results")
     assert version.startswith("0.1.0+") and len(version) == len("0.1.0+") + 12
 
@@ -106,7 +106,7 @@ def test_watch_rechecks_on_save(workbook):
         lines = []
         while not any("Checked at" in line for line in lines):
             lines.append(proc.stdout.readline())
-        cases = len(lesson.load(roadmap.load(ROOT), "01").cases)
+        cases = len(lessons.load(roadmap.load(ROOT), "01").cases)
         assert any(f"0/{cases} cases passed" in line for line in lines)
         shutil.copy(ROOT / "solutions" / "01-softmax" / "solution.py",
                     workbook / "exercises" / "01-softmax" / "solution.py")

@@ -1,5 +1,4 @@
 """Every way a learner's file can go wrong ends in a clear message for that file, never a crash."""
-import os
 import textwrap
 
 import pytest

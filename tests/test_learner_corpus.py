@@ -5,7 +5,6 @@ that says what its learner did wrong. Answers the grader currently judges wrongl
 KNOWN below and marked xfail(strict=True): the suite stays green, the problem stays visible, and the
 mark has to go once the lesson's cases are fixed.
 """
-from pathlib import Path
 
 import pytest
 

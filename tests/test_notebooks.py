@@ -2,7 +2,6 @@
 import ast
 import inspect
 import json
-import shutil
 
 import nbformat
 import pytest
@@ -59,7 +58,7 @@ def test_a_notebook_holds_every_part_in_order(lesson):
                           st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1)
                           .filter(lambda s: s.strip() and "%%" not in s)), max_size=6))
 def test_percent_cells_round_trip(cells):
-    script = "".join(f"# %% [markdown]\n" + "".join(f"# {l}\n" for l in s.splitlines())
+    script = "".join("# %% [markdown]\n" + "".join(f"# {l}\n" for l in s.splitlines())
                      if kind == "markdown" else f"# %%\n{s}\n" for kind, s in cells)
     expected = []
     for kind, s in cells:
