@@ -1,4 +1,4 @@
-# returned a 0-d numpy array for a single row instead of a Python int
+# returned a numpy integer for a single row instead of a Python int
 """Lesson 18: turning next-token logits into probabilities (temperature, top-k, top-p), and sampling."""
 import numpy as np
 
