@@ -1,0 +1,31 @@
+"""Lesson 21: the softmax cross-entropy loss and its gradient with respect to the logits, by hand."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    """Mean cross-entropy of softmax(logits) against targets, and its gradient.
+
+    logits: float64 array (N, V), one row of V logits per example.
+    targets: int array (N,), each a class in 0..V-1 or ignore_index (that row is left out).
+    ignore_index: the target value that marks a row to ignore (at least one row is kept).
+    Returns (loss, grad): loss a float, the mean over the kept rows of -log softmax(row)[target];
+    grad (N, V), d loss / d logits, with rows of zeros for the ignored examples.
+    """
+    keep = np.asarray(targets) != ignore_index
+    z = logits[keep]
+    t = np.asarray(targets)[keep]
+    n = z.shape[0]
+    log_probs = z - z.max(-1, keepdims=True)
+    log_probs = log_probs - np.log(np.exp(log_probs).sum(-1, keepdims=True))
+    onehot = np.eye(z.shape[1])[t]
+    loss = -(onehot * log_probs).sum() / n
+    grad = np.zeros_like(logits, dtype=np.float64)
+    grad[keep] = (np.exp(log_probs) - onehot) / n
+    return float(loss), grad
