@@ -5,6 +5,7 @@ import torch
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("no blocks", "wpe[:T]", "ln_f", "wte.T", "position", "block", "stream"), ("split", "head", "is_causal", "sqrt(hs)", "-inf", "(in, out)", "x @ W + b", "F.linear", "merge"), ("gelu", "tanh", "mlp", "ln_2", "c_fc")),
     functions=("gpt_forward",),
     forbidden={
         "transformers": "this lesson builds GPT-2 from its parameters; a library model would do it for you",
