@@ -6,7 +6,7 @@ from grader.lessons.authoring import Spec, call, case
 SPEC = Spec(
     hint_topics=(("temperature 0", "softmax", "-inf", "huge logits", "divid", "largest", "running totals",
                   "interval", "boundary"),
-                 ("threshold", "ties", "batch", "np.sort", "top-k", "top-p", "before", "cumsum", "cut-off",
+                 ("threshold", "sample", "batch", "np.sort", "top-k", "top-p", "before", "cumsum", "cut-off",
                   "CDF"),
                  ("temperature", "argmax", "one-hot", "top_k", "softmax(z)", "probs >= cutoff", "cdf <= u")),
     functions=("next_token_probs", "sample"),
@@ -122,7 +122,7 @@ def cases(rng):
     x[0, np.argsort(x[0])[::-1][4]] = np.sort(x[0])[::-1][2]
     yield case("ties at the k-th logit", call("next_token_probs", x, 1.2, top_k=3),
                probe="top_k=3 where the 3rd largest logit is tied with the 4th (and the 5th in one "
-                     "row): every token tied with the k-th is kept", hint=2)
+                     "row): every token tied with the k-th is kept (a threshold keeps ties)", hint=2)
     yield case("top-k above the vocabulary size", call("next_token_probs", n(size=(2, 7)), top_k=20),
                probe="top_k=20 with only 7 tokens: nothing is removed", hint=2)
     yield case("top-k of 1", call("next_token_probs", distinct_logits(rng, 9), 0.7, top_k=1),
