@@ -3,7 +3,7 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(hint_topics=(("first row", "positions", "see", "t_q = t_k"), ("t_k - t_q", "<=", "boolean", "position", "itself"), ("t_k is None", "t_k = t_q", "k.shape[-2]")),
+SPEC = Spec(hint_topics=(("first row", "positions", "see", "t_q = t_k"), ("t_k - t_q", "<=", "boolean", "position", "itself"), ("t_k is None", "t_k = t_q", "k.shape[-2]", "-inf", "before the softmax")),
             functions=("causal_mask", "causal_attention"), forbidden={
     "scaled_dot_product_attention": "this lesson asks you to build causal attention yourself, in numpy",
     "MultiheadAttention": "this lesson asks you to build causal attention yourself, in numpy",
@@ -89,4 +89,4 @@ def cases(rng):
                call("causal_attention", q, k, n(size=(2, 6, 3))),
                probe="the last key scores thousands above the others: only masking the scores "
                      "before the softmax keeps it from swamping the queries that may not see it",
-               hint=2)
+               hint=3)

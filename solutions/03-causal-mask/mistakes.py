@@ -78,7 +78,7 @@ def causal_mask(t_q, t_k=None):
     return np.tril(np.ones((t_q, t_k)))
 
 
-@mistake("renormalise-after-softmax", hint=2, message="""\
+@mistake("renormalise-after-softmax", hint=3, message="""\
 You take the softmax over all the keys, then zero the weights of the keys a query may not see
 and divide by what is left. On paper that equals the right answer; in floating point it breaks
 when a hidden key's score is far above the allowed ones: the softmax gives the allowed keys weights
@@ -90,7 +90,7 @@ def causal_attention(q, k, v):
     return weights / np.sum(weights, axis=-1, keepdims=True) @ v
 
 
-@mistake("mask-after-softmax", hint=2, message="""\
+@mistake("mask-after-softmax", hint=3, message="""\
 You mask the weights after the softmax (multiplying them by the mask) and keep them as they are.
 The softmax had shared a total weight of 1 among all the keys, future ones included, so the weights
 left over sum to less than 1 and each output is a shrunken average. Mask the scores before the

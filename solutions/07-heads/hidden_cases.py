@@ -3,7 +3,7 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(hint_topics=(("shape",), ("reshape", "swap", "consecutive", "batch axes", "chunk"), ("*lead", "swapaxes")),
+SPEC = Spec(hint_topics=(("shape",), ("reshape", "swap", "consecutive", "batch axes", "chunk"), ("*lead", "swapaxes", "d // n_heads")),
             functions=("split_heads", "merge_heads"), no_loops=True)
 
 

@@ -117,5 +117,6 @@ def cases(rng):
     wv, wo = (rng.normal(scale=12 ** -0.5, size=(12, 12)) for _ in range(2))
     yield case("a future key far above the rest", call("mha_forward", x, wq, wk, wv, wo, 3),
                probe="the last token's key scores thousands above the others in every head: only "
-                     "masking the scores before the softmax keeps it from the earlier queries",
+                     "masking the scores before the softmax, as causal_attention does, keeps it from the earlier "
+                     "queries",
                hint=2)

@@ -107,7 +107,8 @@ You take the softmax over all the keys, then zero the weights of the keys a quer
 and divide by what is left. On paper that equals the right answer; in floating point it breaks
 when a hidden key's score is far above the allowed ones: the softmax gives the allowed keys weights
 that underflow to exactly 0, and 0 / 0 is NaN. Mask the scores before the softmax (a score of -inf
-for every hidden key), so the softmax only ever shares the weight among the keys that are allowed.""")
+for every hidden key), so the softmax only ever shares the weight among the keys that are allowed:
+`causal_attention` does this for you.""")
 def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     q = split_heads(x @ Wq, n_heads)
     k = split_heads(x @ Wk, n_heads)
@@ -123,7 +124,7 @@ You mask the weights after the softmax (multiplying them by the mask) and keep t
 The softmax had shared a total weight of 1 among all the keys, future ones included, so the weights
 left over sum to less than 1 and each output is a shrunken average. Mask the scores before the
 softmax (a score of -inf for every key a query may not see), so the whole weight goes to the keys it
-may see.""")
+may see: `causal_attention` does this for you.""")
 def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     q = split_heads(x @ Wq, n_heads)
     k = split_heads(x @ Wk, n_heads)

@@ -56,5 +56,6 @@ def cases(rng):
     x[-1, 0] = 3000.0
     yield case("a future key far above the rest", call("solve", x.tolist()),
                probe="the last token scores thousands above the others for every query: only "
-                     "masking the scores before the softmax keeps it from the tokens before it",
+                     "masking the scores before the softmax, as is_causal=True does, keeps it from the "
+                     "tokens before it",
                hint=2)

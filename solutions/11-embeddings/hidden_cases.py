@@ -5,7 +5,8 @@ import torch
 from grader.lessons.authoring import Spec, call, case
 from grader.runner.child.wire import Tensor
 
-SPEC = Spec(functions=("embed",))
+SPEC = Spec(hint_topics=(("B, T = ids.shape", "sizes", "ids", "wte", "lookup", "add"), ("position", "start", "torch.arange(start, start + T)", "start + T > P", "ValueError", "time step"), ("wte", "ValueError", "return")),
+            functions=("embed",))
 
 
 def tables(rng, v, p, d, tok_offset=0.0, pos_offset=0.0):
@@ -68,12 +69,12 @@ def cases(rng):
     yield case("more tokens than vocabulary", embedding(rng, 2, 9, 4, 10, 7),
                probe="ids (2, 9) with only V=4 tokens, so ids repeat within a row", hint=1)
     yield case("a large vocabulary", embedding(rng, 2, 4, 40, 6, 5, start=1),
-               probe="V=40 token ids, most of them larger than P=6", hint=2)
+               probe="V=40 token ids, most of them larger than P=6: positions, not ids, index wpe", hint=2)
 
     wte, wpe = tables(rng, 15, 7, 5)
     yield case("ids that skip the end of the vocabulary",
                call("embed", token_ids(rng, 3, 4, 15, high=6), wte, wpe, start=1),
-               probe="V=15, but every id in this batch is below 6", hint=3)
+               probe="V=15 rows in wte, but every id in this batch is below 6", hint=3)
     yield case("token and position vectors that nearly cancel",
                embedding(rng, 2, 4, 8, 6, 5, start=1, tok_offset=1000.0, pos_offset=-1000.0),
                probe="wte entries near +1000 and wpe entries near -1000: the sum is of order 1, so "

@@ -5,6 +5,7 @@ import torch
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("no blocks", "wpe[:T]", "ln_f", "wte.T", "position", "block", "stream"), ("split", "head", "causal", "is_causal", "sqrt(hs)", "-inf", "(in, out)", "x @ W + b", "F.linear", "merge"), ("gelu", "tanh", "mlp", "ln_2", "c_fc")),
     functions=("gpt_forward",),
     forbidden={
         "transformers": "this lesson builds GPT-2 from its parameters; a library model would do it for you",
@@ -160,4 +161,5 @@ def cases(rng):
     yield case("prefix invariance",
                call("gpt_forward", ids, params, 3), call("gpt_forward", ids[:, :5].clone(), params, 3),
                probe="8 tokens, then their first 5 (B=2, V=17, P=11, D=12, 2 blocks, 3 heads): the "
-                     "logits for the first 5 must not change", check=prefix_unchanged, hint=2)
+                     "logits for the first 5 must not change (causal attention)", check=prefix_unchanged,
+               hint=2)

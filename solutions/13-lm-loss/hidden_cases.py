@@ -5,6 +5,7 @@ import torch
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("logits[:, :-1]", "ids[:, 1:]", "target", "ignore_index"), ("log-sum-exp", "maximum", "last", "gather", "safe", "torch.where(keep, targets, 0)", "ignored", "valid"), ("keep.sum()", "return", "logits[:, :-1]")),
     functions=("lm_loss",),
     forbidden={
         "cross_entropy": "this lesson builds the cross-entropy from log-sum-exp; F.cross_entropy is "
@@ -51,7 +52,7 @@ def cases(rng):
         ids[row, length:] = IGNORE
     yield case("padding at the end", loss(random_logits(rng, 4, 8, 9), ids),
                probe="ids (4, 8) whose rows end in -100 padding after 8, 6, 3 and 5 real tokens, so "
-                     "the rows keep 7, 5, 2 and 4 targets", hint=2)
+                     "the rows keep 7, 5, 2 and 4 targets", hint=1)
 
     ids = random_ids(rng, 3, 9, 6)
     ids[:, 1:][rng.random((3, 8)) < 0.35] = IGNORE
@@ -63,19 +64,20 @@ def cases(rng):
     ids = random_ids(rng, 2, 10, 8)
     ids[0, :4], ids[1, :6] = IGNORE, IGNORE                    # prompts the model is not trained on
     yield case("a prompt that is not trained on", loss(random_logits(rng, 2, 10, 8), ids),
-               probe="ids (2, 10) whose first 4 and 6 tokens are -100 (a prompt): only the answers "
-                     "count", hint=2)
+               probe="ids (2, 10) whose first 4 and 6 tokens are -100 (a prompt): only the answers' "
+                     "targets count", hint=1)
 
     ids = random_ids(rng, 3, 7, 6, low=1)                      # real tokens never use id 0 ...
     ids[0, 5:], ids[2, 3:] = 0, 0                              # ... so 0 can mark padding
     yield case("a padding token with a real id", loss(random_logits(rng, 3, 7, 6), ids, ignore_index=0),
-               probe="ignore_index=0: token 0 pads the ends of two rows and must be skipped", hint=2)
+               probe="ignore_index=0: token 0 pads the ends of two rows and must be skipped", hint=1)
 
     logits = 1e4 + rng.uniform(-50.0, 50.0, size=(2, 5, 6))   # every exp(logit) overflows float64
     ids = random_ids(rng, 2, 5, 6)
     ids[1, 3] = IGNORE
     yield case("huge logits", loss(logits, ids),
-               probe="logits between 9950 and 10050 (e^9950 overflows float64), with one -100 target",
+               probe="logits between 9950 and 10050 (e^9950 overflows float64 unless the maximum is taken out), "
+                     "with one -100 target",
                hint=2)
 
     logits, ids = random_logits(rng, 3, 4, 7), random_ids(rng, 3, 4, 7)
@@ -84,4 +86,4 @@ def cases(rng):
             logits[b, t, ids[b, t + 1]] = logits[b, t].max() - rng.uniform(1000.0, 1050.0)
     yield case("targets far below the best", loss(logits, ids),
                probe="ordinary logits, but some targets score over 1000 below the best token of "
-                     "their row: their probability, below e^-1000, is stored as 0", hint=2)
+                     "their row: their probability, below e^-1000, is stored as 0, so the loss must come from log-sum-exp", hint=2)

@@ -78,7 +78,7 @@ def lm_loss(logits, ids, ignore_index=-100):
     return nll[keep].sum() / (B * T)
 
 
-@mistake("mask-from-inputs", hint=2, message="""\
+@mistake("mask-from-inputs", hint=1, message="""\
 You build the mask from `ids[:, :-1]`, the tokens the logits were computed FROM, instead of from
 the targets `ids[:, 1:]`. The mask is then one step out of line: it drops the prediction made from a
 padding token and keeps the one whose target is padding. `ignore_index` marks targets: compare
@@ -142,7 +142,7 @@ def lm_loss(logits, ids, ignore_index=-100):
     return nll[keep].sum() / keep.sum()
 
 
-@mistake("hardcoded-minus-100", hint=2, message="""\
+@mistake("hardcoded-minus-100", hint=1, message="""\
 You skip the targets equal to -100 whatever `ignore_index` says. -100 is only the default: a
 tokenizer's padding token is often a real id (0 here), and the caller passes it as `ignore_index`.
 Compare the targets with the argument: `keep = targets != ignore_index`.""")
@@ -154,7 +154,7 @@ def lm_loss(logits, ids, ignore_index=-100):
 @mistake("mean-of-sequence-means", hint=3, message="""\
 You average each sequence's loss first and then average the sequences. A sequence with 2 kept
 targets then weighs as much as one with 7. The language-modelling loss (and `F.cross_entropy`) is
-the mean over all kept targets of the batch together: one sum, divided by one count.""")
+the mean over all kept targets of the batch together: one sum, divided by one count, `keep.sum()`.""")
 def lm_loss(logits, ids, ignore_index=-100):
     nll, keep = target_losses(logits[:, :-1], ids[:, 1:], ignore_index)
     per_sequence = torch.where(keep, nll, torch.zeros_like(nll)).sum(dim=1) / keep.sum(dim=1)

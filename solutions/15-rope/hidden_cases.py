@@ -3,7 +3,8 @@ import numpy as np
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("rope",), no_loops=True)
+SPEC = Spec(hint_topics=(("pair", "halves", "rotation", "x1", "x2", "d//2"), ("angles", "inv_freq", "positions", "radians", "broadcast", "theta"), ("cos", "sin", "concatenate")),
+            functions=("rope",), no_loops=True)
 
 
 def shapes_differ(got, expected):
@@ -60,7 +61,7 @@ def cases(rng):
     yield case("a batch from position 0", call("rope", n(size=(3, 5, 10)), np.arange(5)),
                probe="x of shape (3, 5, 10) at positions 0 to 4", hint=2)
     yield case("batch and head axes", call("rope", n(size=(2, 3, 7, 12)), np.arange(20, 27)),
-               probe="x of shape (2, 3, 7, 12) (batch, heads, T, d) at positions 20 to 26", hint=3)
+               probe="x of shape (2, 3, 7, 12) (batch, heads, T, d) at positions 20 to 26", hint=2)
     yield case("positions with gaps",
                call("rope", n(size=(4, 6)), np.array([7, 2, 11, 30])),
                probe="x of shape (4, 6) at positions 7, 2, 11, 30: not sorted, not consecutive",
@@ -78,7 +79,7 @@ def cases(rng):
     yield case("another theta", call("rope", n(size=(2, 6, 8)), np.arange(3, 9), theta=500.0),
                probe="x of shape (2, 6, 8) at positions 3 to 8 with theta = 500", hint=2)
     yield case("long sequence, narrow vectors", call("rope", n(size=(2, 13, 4)), np.arange(13)),
-               probe="x of shape (2, 13, 4) at positions 0 to 12 (T > d)", hint=1)
+               probe="x of shape (2, 13, 4) at positions 0 to 12 (T > d)", hint=2)
 
     d, r = 10, 3
     q, k = n(size=d), n(size=d)
@@ -87,10 +88,10 @@ def cases(rng):
                call("rope", np.tile(q, (6, 1)), ms + r), call("rope", np.tile(k, (6, 1)), ms),
                probe=f"the same query at positions m + {r} and the same key at positions m, for six "
                      "values of m between 0 and 400: every row's dot product must be the same",
-               check=relative_only, hint=1)
+               check=relative_only, hint=2)
 
     x = n(scale=2.0, size=(3, 9, 14))
     yield case("lengths are kept",
                call("rope", x, rng.choice(1000, size=9, replace=False)),
                probe="x of shape (3, 9, 14) at nine random positions below 1000: every row keeps "
-                     "its length", check=norms_kept, hint=1)
+                     "its length (a rotation keeps lengths)", check=norms_kept, hint=1)

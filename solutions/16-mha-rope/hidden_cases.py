@@ -4,6 +4,7 @@ import numpy as np
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("mha_forward", "split_heads", "causal_attention", "shape", "head axis"), ("rope(q", "rope(k", "not `v`", "theta", "positions", "np.arange(T)", "after splitting", "before attention"), ("positions is None", "np.arange(x.shape[-2])", "merge_heads")),
     functions=("mha_rope_forward",),
     no_loops=True,
     forbidden={
@@ -69,7 +70,7 @@ def cases(rng):
     yield case("a batch from position 10", mha(rng, (2, 5, 16), 2, positions=np.arange(10, 15)),
                probe="x of shape (2, 5, 16), 2 heads of size 8, positions 10 to 14", hint=2)
     yield case("two batch dimensions", mha(rng, (2, 3, 7, 12), 3),
-               probe="x of shape (2, 3, 7, 12), 3 heads of size 4, default positions", hint=3)
+               probe="x of shape (2, 3, 7, 12), 3 heads of size 4, default positions", hint=2)
     yield case("positions with gaps",
                mha(rng, (2, 7, 12), 2, positions=np.array([0, 1, 2, 9, 10, 31, 32])),
                probe="x of shape (2, 7, 12), 2 heads, positions 0, 1, 2, 9, 10, 31, 32 (not "
@@ -85,7 +86,7 @@ def cases(rng):
     yield case("one head", mha(rng, (5, 10), 1, positions=np.arange(3, 8)),
                probe="x of shape (5, 10), a single head of size 10, positions 3 to 7")
     yield case("sharp attention", mha(rng, (6, 12), 3, x_scale=2.0, w_scale=0.8),
-               probe="larger inputs and weights, so each softmax is far from uniform", hint=2)
+               probe="larger inputs and weights, so each softmax is far from uniform")
     yield case("a single token", mha(rng, (3, 1, 8), 2, positions=np.array([50])),
                probe="x of shape (3, 1, 8) at position 50: the token sees only itself")
 
@@ -96,9 +97,10 @@ def cases(rng):
                call("mha_rope_forward", x, *w, 3),
                call("mha_rope_forward", x, *w, 3, positions=np.arange(7) + shift),
                probe=f"the same input at positions 0 to 6 and at positions {shift} to {shift + 6}: "
-                     "the outputs must be equal", check=shift_invariant, hint=1)
+                     "the outputs must be equal", check=shift_invariant, hint=2)
 
     yield case("a future key with a far larger score",
                call("mha_rope_forward", *future_dominates(rng), 2),
                probe="x of shape (7, 12), 2 heads: every query's score for the next key is over "
-                     "1000 above its scores for the keys it may see", hint=2)
+                     "1000 above its scores for the keys it may see: causal_attention masks it "
+                     "before the softmax", hint=1)

@@ -76,7 +76,7 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     return merge_heads(causal_attention(q, k, v)) @ Wo
 
 
-@mistake("theta-not-passed", hint=3, message="""\
+@mistake("theta-not-passed", hint=2, message="""\
 You call `rope(q, positions)` without passing `theta`, so it always uses the default 10000 and
 ignores the `theta` your function was given. Models differ here (LLaMA 1 and 2 use 10000, LLaMA 3
 uses 500000): pass it on, `rope(q, positions, theta)`, for the keys too.""")
@@ -88,7 +88,7 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     return merge_heads(causal_attention(q, k, v)) @ Wo
 
 
-@mistake("scale-by-model-width", hint=2, message="""\
+@mistake("scale-by-model-width", hint=1, message="""\
 You divide each head's scores by sqrt(D), the full model width, instead of sqrt(D / H), the head
 size. Inside one head a dot product adds only D / H terms; rotating the queries and keys does not
 change that (a rotation keeps lengths). Split the heads first and `causal_attention` reads the
@@ -104,7 +104,7 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
 
 
-@mistake("mask-after-softmax", hint=2, message="""\
+@mistake("mask-after-softmax", hint=1, message="""\
 You take the softmax over all keys, then zero the future keys' weights and divide by what is left.
 On paper that equals masking first, but not in floating point: when a future key scores far above
 the keys a query may see (here by more than 1000), the softmax gives the visible keys weights that
@@ -122,7 +122,7 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     return merge_heads(weights @ v) @ Wo
 
 
-@mistake("no-causal-mask", hint=2, message="""\
+@mistake("no-causal-mask", hint=1, message="""\
 Your attention has no causal mask: every token attends to every other token, later ones included.
 RoPE tells a query how far away each key is, but it does not hide the future; the mask still does.
 Use `causal_attention` (or `attention` with `causal_mask(T)`) on the rotated queries and keys.""")
@@ -134,7 +134,7 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     return merge_heads(attention(q, k, v)) @ Wo
 
 
-@mistake("rope-on-output", hint=1, message="""\
+@mistake("rope-on-output", hint=2, message="""\
 You rotate the heads' outputs after attention instead of the queries and keys before it. RoPE has
 to act on the scores, which are computed from the queries and keys: rotating the result of the
 softmax average only stamps each output row with its absolute position. Rotate `q` and `k` (after

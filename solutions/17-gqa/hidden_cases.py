@@ -4,6 +4,7 @@ import numpy as np
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("shapes", "n_kv_heads", "key/value"), ("np.repeat", "in a row", "key/value head", "np.tile", "axis=-3", "head axis", "n_heads // n_kv_heads"), ("split_heads(x @ Wk, n_kv_heads)", "causal_attention", "merge_heads")),
     functions=("gqa_forward",),
     no_loops=True,
     forbidden={
@@ -81,17 +82,20 @@ def future_dominates(rng, t=6, d=12, n_heads=4, n_kv_heads=2):
 
 def cases(rng):
     yield case("six query heads sharing two", gqa(rng, (5, 12), 6, 2),
-               probe="x of shape (5, 12), 6 query heads of size 2 in 2 groups of 3 "
-                     "(Wk, Wv of shape (12, 4))", hint=2)
+               probe="x of shape (5, 12), 6 query heads of size 2 in 2 groups of 3 (one key/value "
+                     "head each; Wk, Wv of shape (12, 4))", hint=2)
     yield case("six query heads sharing three", gqa(rng, (2, 7, 18), 6, 3),
-               probe="x of shape (2, 7, 18), 6 query heads of size 3 in 3 groups of 2 "
-                     "(Wk, Wv of shape (18, 9))", hint=2)
+               probe="x of shape (2, 7, 18), 6 query heads of size 3 in 3 groups of 2 (one key/value "
+                     "head each; Wk, Wv of shape (18, 9))", hint=2)
     yield case("eight query heads sharing two", gqa(rng, (2, 3, 5, 16), 8, 2),
-               probe="x of shape (2, 3, 5, 16), 8 query heads of size 2 in 2 groups of 4", hint=3)
+               probe="x of shape (2, 3, 5, 16), 8 query heads of size 2 in 2 groups of 4 (one "
+                     "key/value head each)", hint=2)
     yield case("eight query heads sharing four", gqa(rng, (3, 6, 24), 8, 4),
-               probe="x of shape (3, 6, 24), 8 query heads of size 3 in 4 groups of 2", hint=2)
+               probe="x of shape (3, 6, 24), 8 query heads of size 3 in 4 groups of 2 (one key/value "
+                     "head each)", hint=2)
     yield case("four query heads sharing two", gqa(rng, (7, 8), 4, 2),
-               probe="x of shape (7, 8), 4 query heads of size 2 in 2 groups of 2, no batch axis",
+               probe="x of shape (7, 8), 4 query heads of size 2 in 2 groups of 2 (one key/value "
+                     "head each), no batch axis",
                hint=2)
     yield case("one key/value head (multi-query)", gqa(rng, (2, 6, 12), 4, 1),
                probe="x of shape (2, 6, 12), 4 query heads of size 3 all sharing 1 key/value head",
@@ -101,7 +105,7 @@ def cases(rng):
                      "attention", hint=1)
     yield case("sharp attention", gqa(rng, (6, 12), 6, 2, x_scale=2.0, w_scale=0.8),
                probe="6 query heads in 2 groups, larger inputs and weights, so each softmax is far "
-                     "from uniform", hint=2)
+                     "from uniform")
     yield case("a single token", gqa(rng, (3, 1, 12), 4, 2),
                probe="x of shape (3, 1, 12), 4 query heads in 2 groups: the token sees only itself")
 
@@ -116,4 +120,5 @@ def cases(rng):
 
     yield case("a future key with a far larger score", call("gqa_forward", *future_dominates(rng)),
                probe="x of shape (6, 12), 4 query heads in 2 groups: every query's score for the "
-                     "next key is over 1000 above its scores for the keys it may see", hint=3)
+                     "next key is over 1000 above its scores for the keys it may see: causal_attention "
+                     "masks it before the softmax", hint=3)

@@ -46,7 +46,7 @@ def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
     return merge_heads(causal_attention(q, k, v)) @ Wo
 
 
-@mistake("scale-by-kv-width", hint=2, message="""\
+@mistake("scale-by-kv-width", hint=3, message="""\
 You divide the scores by sqrt of Wk's width, n_kv_heads * hd, the size of all the key heads together.
 A score is the dot product of one query head with one key head, which adds hd = D / n_heads terms,
 so the scale is 1 / sqrt(hd). After splitting and sharing the heads, `causal_attention` reads it
@@ -61,7 +61,7 @@ def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
     return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
 
 
-@mistake("scale-by-model-width", hint=2, message="""\
+@mistake("scale-by-model-width", hint=3, message="""\
 You divide the scores by sqrt(D), the full model width, instead of sqrt(D / n_heads), the head
 size. Sharing key/value heads changes nothing here: each score is still one query head against one
 key head of size hd = D / n_heads. `causal_attention` on the split heads uses the right scale.""")
@@ -75,7 +75,7 @@ def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
     return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
 
 
-@mistake("repeat-on-axis-1", hint=3, message="""\
+@mistake("repeat-on-axis-1", hint=2, message="""\
 You repeat the key/value heads along axis 1. That is the head axis only when the heads have shape
 (B, H, T, hd), with exactly one batch axis (the layout `repeat_kv` in `transformers` assumes). Here x
 may have no batch axis or several, so axis 1 can be the time axis or a batch axis. Count from the

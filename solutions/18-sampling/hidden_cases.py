@@ -4,6 +4,11 @@ import numpy as np
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("temperature 0", "softmax", "-inf", "huge logits", "divid", "largest", "running totals",
+                  "interval", "boundary"),
+                 ("threshold", "sample", "batch", "np.sort", "top-k", "top-p", "before", "cumsum", "cut-off",
+                  "CDF"),
+                 ("temperature", "argmax", "one-hot", "top_k", "softmax(z)", "probs >= cutoff", "cdf <= u")),
     functions=("next_token_probs", "sample"),
     no_loops=True,
     forbidden={
@@ -79,7 +84,7 @@ def cases(rng):
     yield case("rows sum to one after filtering",
                call("next_token_probs", n(scale=2.0, size=(5, 10)), 1.3, top_k=6, top_p=0.7),
                probe="logits (5, 10), temperature 1.3, top_k=6, top_p=0.7: every row of the result "
-                     "sums to 1", check=rows_sum_to_one, hint=1)
+                     "sums to 1: a softmax after filtering", check=rows_sum_to_one, hint=1)
 
     # --- temperature 0 ---
     yield case("temperature 0 is greedy", call("next_token_probs", n(size=(4, 8)), 0.0),
@@ -105,7 +110,7 @@ def cases(rng):
     x[0, [2, 5]] = -np.inf
     x[1, 7] = -np.inf
     yield case("banned tokens", call("next_token_probs", x, 0.9, top_k=5, top_p=0.85),
-               probe="some logits are -inf (banned tokens): they keep probability 0", hint=2)
+               probe="some logits are -inf (banned tokens): they keep probability 0", hint=1)
 
     # --- top-k ---
     yield case("top-k", call("next_token_probs", n(scale=1.5, size=(3, 12)), 0.8, top_k=4),
@@ -117,7 +122,7 @@ def cases(rng):
     x[0, np.argsort(x[0])[::-1][4]] = np.sort(x[0])[::-1][2]
     yield case("ties at the k-th logit", call("next_token_probs", x, 1.2, top_k=3),
                probe="top_k=3 where the 3rd largest logit is tied with the 4th (and the 5th in one "
-                     "row): every token tied with the k-th is kept", hint=2)
+                     "row): every token tied with the k-th is kept (a threshold keeps ties)", hint=2)
     yield case("top-k above the vocabulary size", call("next_token_probs", n(size=(2, 7)), top_k=20),
                probe="top_k=20 with only 7 tokens: nothing is removed", hint=2)
     yield case("top-k of 1", call("next_token_probs", distinct_logits(rng, 9), 0.7, top_k=1),
@@ -150,7 +155,7 @@ def cases(rng):
     yield case("ties at the top-p boundary",
                call("next_token_probs", permuted_rows(rng, base, 2), top_p=cum[1] + 0.5 * desc[2]),
                probe="the token that makes the total reach top_p is tied with the next one: both "
-                     "are kept", hint=3)
+                     "are kept", hint=2)
 
     # top-p after top-k: p is measured on the distribution that top-k left
     while True:
@@ -189,23 +194,23 @@ def cases(rng):
     j = int(rng.integers(1, 6))
     yield case("u exactly on a CDF boundary", call("sample", probs, float(np.cumsum(probs)[j])),
                probe="u equal to cdf[i] exactly (probabilities that are multiples of 1/64): the "
-                     "token after i is drawn, since token i covers [cdf[i-1], cdf[i])", hint=3)
+                     "token after i is drawn, since token i covers [cdf[i-1], cdf[i])", hint=1)
     probs = dyadic_probs(rng, 7, zeros=(0, 1))
     yield case("u = 0 with zero-probability first tokens", call("sample", probs, 0.0),
                probe="u = 0 while tokens 0 and 1 have probability 0: a token with probability 0 "
-                     "is never drawn", hint=3)
+                     "is never drawn (its interval is empty)", hint=1)
     probs = dyadic_probs(rng, 8, zeros=(3, 4))
     yield case("a boundary before zero-probability tokens",
                call("sample", probs, float(np.cumsum(probs)[2])),
                probe="u equal to cdf[2] exactly, where tokens 3 and 4 have probability 0: token 5 "
-                     "is drawn", hint=3)
+                     "is drawn", hint=1)
     probs = softmax(n(size=6))
     yield case("u close to 1", call("sample", probs, float(1.0 - 0.5 * probs[-1])),
-               probe="u inside the last token's interval, close to 1: the last token", hint=2)
+               probe="u inside the last token's interval, close to 1: the last token", hint=1)
     probs = softmax(n(scale=2.0, size=(3, 4, 7)))
     yield case("a batch of rows", call("sample", probs, rng.uniform(0.05, 0.95, size=(3, 4))),
                probe="probabilities (3, 4, 7) and u of shape (3, 4), one number per row", hint=2)
     probs = np.stack([dyadic_probs(rng, 6, zeros=(z,)) for z in (1, 4)])
     u = np.array([np.cumsum(probs[0])[0], np.cumsum(probs[1])[2]])
     yield case("a batch with u on boundaries", call("sample", probs, u),
-               probe="two rows of 6 probabilities, each u exactly on a CDF boundary", hint=3)
+               probe="two rows of 6 probabilities, each u exactly on a CDF boundary", hint=1)

@@ -199,7 +199,7 @@ def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
 Your top-p measures the mass on the full softmax, as if top-k had not run. The filters apply one
 after the other: top-k removes tokens, the rest are renormalised, and top-p adds up *those*
 probabilities, which are larger, so fewer tokens reach p. Compute the probabilities after the top-k
-mask, then apply top-p to them.""")
+mask (`probs = softmax(z)` on the filtered z), then apply top-p to them.""")
 def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     return pipeline(logits, temperature, top_k, top_p, topp="ignores-top-k")
 

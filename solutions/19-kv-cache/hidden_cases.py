@@ -4,6 +4,7 @@ import numpy as np
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("shapes", "T_past", "first", "cache"), ("axis=-2", "time axis", "batch", "mask", "concatenate", "causal_mask(T_new, T_past + T_new)", "before the softmax", "new dict", "never write"), ("merge_heads", "split_heads", "x_new @ Wk", "q.shape[-1]")),
     functions=("decode_step",),
     no_loops=True,
     forbidden={
@@ -91,22 +92,22 @@ def cases(rng):
                probe="cache None and 6 tokens of width 12, 3 heads: the whole causal attention, "
                      "and a cache of shape (3, 6, 4)", hint=1)
     yield case("one new token", step(rng, (), 5, 1, 12, 3),
-               probe="one token after a cache of 5 (3 heads of size 4)", hint=2)
+               probe="one token after a cache of 5 (3 heads of size 4)", hint=1)
     yield case("a chunk after a cache", step(rng, (), 4, 3, 10, 2),
                probe="3 new tokens after a cache of 4 (D=10, 2 heads of size 5): each new token "
-                     "sees the cache and the new tokens up to itself", hint=2)
+                     "sees the cache and the new tokens up to itself", hint=1)
     yield case("a chunk longer than the cache", step(rng, (), 2, 5, 8, 4),
-               probe="5 new tokens after a cache of 2 (4 heads of size 2)", hint=2)
+               probe="5 new tokens after a cache of 2 (4 heads of size 2)", hint=1)
     yield case("a batch", step(rng, (2,), 5, 3, 12, 4),
-               probe="x_new (2, 3, 12) after a cache of shape (2, 4, 5, 3)", hint=3)
+               probe="x_new (2, 3, 12) after a cache of shape (2, 4, 5, 3)", hint=2)
     yield case("two batch dimensions", step(rng, (2, 3), 4, 2, 8, 2),
-               probe="x_new (2, 3, 2, 8) after a cache of shape (2, 3, 2, 4, 4)", hint=3)
+               probe="x_new (2, 3, 2, 8) after a cache of shape (2, 3, 2, 4, 4)", hint=2)
     yield case("one head", step(rng, (), 3, 2, 6, 1),
-               probe="a single head of size D=6: 2 tokens after a cache of 3", hint=2)
+               probe="a single head of size D=6: 2 tokens after a cache of 3", hint=1)
     yield case("head size 1", step(rng, (2,), 3, 2, 5, 5),
-               probe="5 heads of size 1, a batch of 2: 2 tokens after a cache of 3", hint=2)
+               probe="5 heads of size 1, a batch of 2: 2 tokens after a cache of 3", hint=1)
     yield case("sharp attention", step(rng, (), 6, 3, 12, 3, x_scale=3.0),
-               probe="larger inputs, so every softmax is far from uniform: 3 tokens after 6", hint=3)
+               probe="larger inputs, so every softmax is far from uniform: 3 tokens after 6")
 
     # A future key that beats every allowed key by far more than 745: the first new token must
     # not see it, however large it is. Wk = Wq and the second new token is s times the first,

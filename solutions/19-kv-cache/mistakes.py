@@ -117,7 +117,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return y, {"k": k, "v": v}
 
 
-@mistake("cache-not-extended", hint=3, message="""\
+@mistake("cache-not-extended", hint=2, message="""\
 You return the cache you were given, without the new tokens' keys and values (or None after a
 prefill). The next step would then attend to a past with holes in it. Return a new dict whose "k"
 and "v" hold the old entries followed by the new ones: shape (..., H, T_past + T_new, D/H).""")
@@ -127,7 +127,7 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     return attend(q, k, v, Wo), cache
 
 
-@mistake("cache-replaced", hint=3, message="""\
+@mistake("cache-replaced", hint=2, message="""\
 Your returned cache holds only the new tokens' keys and values: you replace the cache instead of
 appending to it. After the next step, the earlier tokens would be forgotten. The cache grows: keep
 the old entries and concatenate the new ones after them, along the time axis.""")

@@ -5,7 +5,9 @@ import torch
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("generate", "generate_with_model"))
+SPEC = Spec(hint_topics=(("ids[:, -context:]", "context", "crop", "argmax", "greedy", "torch.cat", "max_new_tokens",
+                  "[:, -1, :]"), ("shape", "dim=-1", "(B, 1)", "next_id[:, None]", "cdf", "cumsum", "temperature", "clamped", "V - 1"), ("finished", "eos_id", "break", "uniforms", "range(max_new_tokens)")),
+            functions=("generate", "generate_with_model"))
 
 REFERENCE = {}
 exec(compile(Path(__file__).with_name("solution.py").read_text(), "solution.py", "exec"), REFERENCE)
@@ -84,10 +86,11 @@ def cases(rng):
     p, ids = model(rng, 12), prompt(rng, 2, 3)
     yield case("greedy inside the window", call("generate_with_model", p, ids, 5, 10),
                probe="2 prompts of 3 tokens, 5 new tokens, context 10: the window is never full",
-               hint=2)
+               hint=1)
     p, ids = model(rng, 9), prompt(rng, 1, 4)
     yield case("batch of one", call("generate_with_model", p, ids, 4, 9),
-               probe="1 prompt of 4 tokens, 4 new tokens, context 9", hint=2)
+               probe="1 prompt of 4 tokens, 4 new tokens, context 9: every shape keeps its batch axis of 1",
+               hint=2)
     p, ids = crop_matters(rng, 2, 7, 5, 4, 16)
     yield case("the window slides", call("generate_with_model", p, ids, 5, 4),
                probe="2 prompts of 7 tokens, context 4, 5 new tokens; the model could read 16 "
@@ -101,29 +104,29 @@ def cases(rng):
                probe="2 prompts of 9 tokens, context 5 (the model reads at most 6)", hint=1)
     p, ids = model(rng, 8), prompt(rng, 2, 5)
     yield case("one new token", call("generate_with_model", p, ids, 1, 8),
-               probe="max_new_tokens = 1", hint=3)
+               probe="max_new_tokens = 1", hint=1)
     p, ids = model(rng, 8), prompt(rng, 3, 2)
     yield case("no new tokens", call("generate_with_model", p, ids, 0, 8),
-               probe="max_new_tokens = 0 returns the prompts as they are", hint=3)
+               probe="max_new_tokens = 0 returns the prompts as they are", hint=1)
     p, ids, eos = eos_setup(rng, 1, 3, 9, 6, 16)
     yield case("end token, one row", call("generate_with_model", p, ids, 9, 6, eos_id=eos),
-               probe="1 prompt, up to 9 new tokens; the row emits the end token before the limit",
+               probe="1 prompt, up to 9 new tokens; the row emits the end token (eos_id) before the limit",
                hint=3)
     p, ids, eos = eos_setup(rng, 2, 4, 10, 5, 16)
     yield case("end token, rows finish apart", call("generate_with_model", p, ids, 10, 5, eos_id=eos),
-               probe="2 prompts; row 0 emits the end token some steps before row 1, and both "
+               probe="2 prompts; row 0 emits the end token (eos_id) some steps before row 1, and both "
                      "before the limit", hint=3)
     p, ids, eos = prompt_ends_with_eos(rng)
     yield case("a prompt that ends with the end token",
                call("generate_with_model", p, ids, 5, 6, eos_id=eos),
                probe="2 prompts; the first ends with the end token, which does not finish it: only "
-                     "generated end tokens count", hint=3)
+                     "generated end tokens (eos_id) count", hint=3)
     p, ids = model(rng, 10), prompt(rng, 2, 4)
     new = reference(p, ids, 6, 10)[:, 4:]
     unused = next(t for t in range(V) if not (new == t).any())
     yield case("end token never produced",
                call("generate_with_model", p, ids, 6, 10, eos_id=unused),
-               probe="an end token that the model never emits: the limit of 6 new tokens applies",
+               probe="an end token (eos_id) that the model never emits: the limit of 6 new tokens applies",
                hint=3)
     p, ids = crop_matters(rng, 2, 6, 5, 4, 12)
     u = torch.from_numpy(rng.uniform(size=(5, 2)))

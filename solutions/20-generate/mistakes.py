@@ -56,7 +56,7 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
     return ids
 
 
-@mistake("first-position-logits", hint=2, message="""\
+@mistake("first-position-logits", hint=1, message="""\
 You choose from the logits at position 0 (`logits[:, 0]`). Row t of the logits predicts the token
 AFTER position t, having seen positions 0..t, so position 0 predicts the second token from the first
 token alone. The next token of the sequence is predicted by the LAST position: `logits[:, -1, :]`.""")
@@ -110,7 +110,7 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
     return ids
 
 
-@mistake("total-length", hint=3, message="""\
+@mistake("total-length", hint=1, message="""\
 You treat `max_new_tokens` as the length of the whole sequence, prompt included (the way
 `max_length` works in some libraries), so you generate only `max_new_tokens - T0` tokens, or none.
 It counts the NEW tokens: run exactly `max_new_tokens` steps (fewer only when an end token stops
@@ -146,7 +146,7 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
 @mistake("end-token-dropped", hint=3, message="""\
 You stop when the model produces the end token but do not append it. The end token is part of the
 output (it is how the caller knows the row ended on purpose rather than at the limit): append it
-first, then stop.""")
+first, then stop (`break` after the `cat`).""")
 def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
     ids = torch.as_tensor(ids, dtype=torch.int64)
     finished = torch.zeros(ids.shape[0], dtype=torch.bool)
@@ -254,7 +254,7 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
     return ids
 
 
-@mistake("same-uniform-every-step", hint=2, message="""\
+@mistake("same-uniform-every-step", hint=3, message="""\
 You use the first row of `uniforms` at every step. Each step needs a fresh random number, or the
 "random" choice is the same draw over and over: at step s, row b uses `uniforms[s][b]`.""")
 def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):

@@ -4,6 +4,9 @@ import numpy as np
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
+    hint_topics=(("one row", "rows", "batch", "gradient", "softmax", "one-hot", "mean",
+                  "divided by the same number"),
+                 ("keep", "ignore", "np.where(keep, targets, 0)", "stably", "z - m", "log-prob", "keep[:, None]", "indices"), ("one_hot", "exp(log_probs)", "/ n", "arange(N)", "log_probs", "axis=-1")),
     functions=("ce_loss_and_grad",),
     no_loops=True,
     forbidden={"torch": "this lesson derives the gradient by hand in numpy, without autograd"},
@@ -58,13 +61,13 @@ def finite_differences(entries):
 
 def cases(rng):
     yield case("a batch, nothing ignored", ce(rng, 6, 9),
-               probe="logits (6, 9) and 6 targets, none ignored", hint=2)
+               probe="logits (6, 9) and 6 targets, none ignored", hint=1)
     yield case("some rows ignored", ce(rng, 8, 5, n_ignored=3),
                probe="logits (8, 5), 3 of the 8 targets are -100", hint=1)
     yield case("more rows than classes", ce(rng, 12, 4, n_ignored=2),
                probe="logits (12, 4), 2 targets ignored", hint=2)
     yield case("one row", ce(rng, 1, 7),
-               probe="a single example: logits (1, 7)", hint=2)
+               probe="a single example: logits (1, 7)", hint=1)
     yield case("all ignored but one", ce(rng, 5, 7, n_ignored=4),
                probe="4 of 5 targets are -100: the mean is over 1 row", hint=1)
     logits = rng.normal(scale=1.5, size=(7, 6))
@@ -76,16 +79,19 @@ def cases(rng):
                probe="ignore_index=-1, 2 of 6 rows ignored (-1 would index the last class)",
                hint=2)
     yield case("confident logits", ce(rng, 5, 6, n_ignored=1, scale=6.0),
-               probe="logits spread over +-15: probabilities close to 0 and 1", hint=2)
+               probe="logits spread over +-15: probabilities close to 0 and 1, log-probabilities far "
+                     "below 0", hint=2)
     yield case("huge logits",
                call("ce_loss_and_grad", 1000.0 + rng.uniform(-8.0, 8.0, size=(4, 6)),
                     targets_with(rng, 4, 6, [2])),
-               probe="logits near 1000, floating-point warnings raised as errors", float_errors=True,
+               probe="logits near 1000 (z - m keeps exp from overflowing), floating-point warnings "
+                     "raised as errors", float_errors=True,
                hint=2)
     yield case("hugely negative logits",
                call("ce_loss_and_grad", -1000.0 + rng.uniform(-8.0, 8.0, size=(5, 4)),
                     targets_with(rng, 5, 4, [0])),
-               probe="logits near -1000, floating-point warnings raised as errors", float_errors=True,
+               probe="logits near -1000 (z - m keeps exp from underflowing), floating-point warnings "
+                     "raised as errors", float_errors=True,
                hint=2)
     logits = rng.normal(size=(4, 7))
     t = targets_with(rng, 4, 7, [3])
@@ -93,8 +99,8 @@ def cases(rng):
         logits[i, t[i]] = np.max(np.delete(logits[i], t[i])) - 1000.0
     yield case("a target far below the best logit", call("ce_loss_and_grad", logits, t),
                probe="in two rows the target's logit is 1000 below the largest, so its probability "
-                     "rounds to 0 but its loss (about 1000) is finite; floating-point warnings "
-                     "raised as errors", float_errors=True, hint=2)
+                     "rounds to 0 but its log-probability, and its loss (about 1000), is finite; "
+                     "floating-point warnings raised as errors", float_errors=True, hint=2)
 
     base = ce(rng, 4, 6)
     base.args[1][2] = -100

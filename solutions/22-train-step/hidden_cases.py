@@ -3,7 +3,13 @@ import torch
 
 from grader.lessons.authoring import Spec, call, case
 
-SPEC = Spec(functions=("adamw_step", "train_step", "train"),
+SPEC = Spec(hint_topics=(('t = state["step"] + 1', "bias correction", "new dicts", "never assign",
+                          "one parameter"),
+                         ("decay", "weight_decay", "+ eps", "sqrt(v_hat)", "old `p`", "moments",
+                          "leaf", "autograd.grad", "detach"),
+                         ("b1**t", "b1", "betas", "g * g", "p - lr", "new m", "state", "loss.item()",
+                          "adamw_step(params, grads, state, lr, betas, eps, weight_decay)", "train")),
+            functions=("adamw_step", "train_step", "train"),
             forbidden={"optim": "write the AdamW update by hand (torch.optim is what this lesson "
                                 "is checked against)",
                        "AdamW": "write the AdamW update by hand",
@@ -77,45 +83,45 @@ def cases(rng):
     yield case("strong weight decay",
                call("adamw_step", p, grads_like(rng, p), mid_state(rng, p, 2), 0.1,
                     weight_decay=0.5),
-               probe="lr 0.1 and weight_decay 0.5, so the order of decay and step shows", hint=3)
+               probe="lr 0.1 and weight_decay 0.5, so the order of decay and step shows", hint=2)
     p = small_params(rng)
     yield case("tiny gradients",
                call("adamw_step", p, grads_like(rng, p, scale=1e-4), mid_state(rng, p, 3, 1e-4),
                     0.02, eps=1e-8),
-               probe="gradients and moments around 1e-4, so that sqrt(v) is comparable to where "
-                     "eps goes", hint=3)
+               probe="gradients and moments around 1e-4, so that sqrt(v_hat) is comparable to where "
+                     "eps goes", hint=2)
     p = small_params(rng)
     yield case("no weight decay",
                call("adamw_step", p, grads_like(rng, p), zero_state(p), 0.05, betas=(0.7, 0.9),
                     weight_decay=0.0),
-               probe="weight_decay 0, betas (0.7, 0.9): the Adam step alone", hint=2)
+               probe="weight_decay 0, betas (0.7, 0.9): the Adam step alone", hint=3)
 
     # --- train_step ---
     p = gpt_params(rng, 1)
     yield case("train step, one block",
                call("train_step", p, zero_state(p), tokens(rng, 3, 7), 2, 0.01),
                probe="a 1-block GPT (V 13, D 8, 2 heads), a batch of 3 sequences of 7 tokens, "
-                     "first step", hint=1)
+                     "first step", hint=3)
     p = gpt_params(rng, 2)
     yield case("train step, two blocks, later step",
                call("train_step", p, mid_state(rng, p, 4, 0.1), tokens(rng, 2, 9), 4, 0.004,
                     betas=(0.85, 0.98), weight_decay=0.1),
                probe="a 2-block GPT with 4 heads, 2 sequences of 9 tokens, a state after 4 steps",
-               hint=1)
+               hint=3)
     p = gpt_params(rng, 0)
     yield case("train step, no blocks",
                call("train_step", p, zero_state(p), tokens(rng, 4, 5), 2, 0.02),
                probe="a GPT with no blocks (embeddings, final norm, tied output), 4 sequences of 5",
-               hint=1)
+               hint=3)
 
     # --- several steps ---
     p = gpt_params(rng, 1)
     batches = [tokens(rng, 3, 8) for _ in range(5)]
     yield case("five steps", call("train", p, batches, 2, 0.01),
                probe="train: 5 steps of a 1-block GPT from a fresh state, a new batch each step",
-               hint=1)
+               hint=3)
     p = gpt_params(rng, 2)
     batch = tokens(rng, 2, 6)
     yield case("the same batch four times", call("train", p, [batch] * 4, 4, 0.03, weight_decay=0.2),
                probe="train: 4 steps on one batch of a 2-block GPT, lr 0.03, weight_decay 0.2: the "
-                     "losses fall", hint=1)
+                     "losses fall", hint=3)

@@ -22,7 +22,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("no-bias-correction", hint=2, message="""\
+@mistake("no-bias-correction", hint=3, message="""\
 You use m and v as they are, without dividing by (1 - b1^t) and (1 - b2^t). Both averages start
 at zero, so in the first steps they are far too small (after one step m is only 0.1 g and v only
 0.001 g^2), and the step size is wrong until t is in the thousands. Divide m by 1 - b1**t and v by
@@ -40,7 +40,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("bias-correction-before-count", hint=2, message="""\
+@mistake("bias-correction-before-count", hint=1, message="""\
 Your bias correction uses the number of steps taken BEFORE this one (t = state["step"]), so the
 first step divides by 1 - b1**0 = 0. The step being taken is number state["step"] + 1: count it
 first, then correct with that t.""")
@@ -59,7 +59,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t + 1, "m": m_new, "v": v_new}
 
 
-@mistake("eps-inside-sqrt", hint=3, message="""\
+@mistake("eps-inside-sqrt", hint=2, message="""\
 You add eps under the square root, sqrt(v_hat + eps). AdamW (as torch.optim.AdamW computes it)
 adds eps AFTER the root: sqrt(v_hat) + eps. The two agree when gradients are large, but when they
 are small, sqrt(eps) = 1e-4 swamps sqrt(v_hat) and your steps shrink.""")
@@ -77,7 +77,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("decay-after-update", hint=3, message="""\
+@mistake("decay-after-update", hint=2, message="""\
 You shrink the weights after the Adam step, (p - lr * step) * (1 - lr * weight_decay), so the decay
 also shrinks this step's update. torch.optim.AdamW decays the OLD weights first and then subtracts
 the step: p * (1 - lr * weight_decay) - lr * step. The difference, lr^2 * weight_decay * step, only
@@ -96,7 +96,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("decay-without-lr", hint=3, message="""\
+@mistake("decay-without-lr", hint=2, message="""\
 You decay by `weight_decay * p` without the learning rate. In torch.optim.AdamW (and in the lesson)
 the decay is scaled by the learning rate, p * (1 - lr * weight_decay), so with weight_decay = 0.01
 and lr = 0.01 the weights shrink by 0.01% per step, not by 1%.""")
@@ -114,7 +114,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("wrong-sign", hint=1, message="""\
+@mistake("wrong-sign", hint=3, message="""\
 Your update adds the step instead of subtracting it, so the parameters climb the loss instead of
 descending it. The gradient points uphill: p - lr * m_hat / (sqrt(v_hat) + eps).""")
 def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
@@ -165,7 +165,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("step-not-counted", hint=2, message="""\
+@mistake("step-not-counted", hint=1, message="""\
 The state you return keeps the old step count, so every later step thinks it is the first one and
 applies the large first-step bias correction again. Return `"step": state["step"] + 1`.""")
 def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
@@ -182,7 +182,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": state["step"], "m": m_new, "v": v_new}
 
 
-@mistake("betas-swapped", hint=2, message="""\
+@mistake("betas-swapped", hint=3, message="""\
 You average the gradient with b2 and its square with b1. In `betas=(b1, b2)` the first, 0.9, is for
 the gradient itself (m, a short memory) and the second, 0.999, for the squared gradient (v, a long
 memory).""")
@@ -200,7 +200,7 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("v-not-squared", hint=2, message="""\
+@mistake("v-not-squared", hint=3, message="""\
 Your second moment averages the gradient's size |g| (or g itself) instead of its square g^2. v is
 the running mean of g * g; its square root is then on the same scale as g, which is what makes the
 step m_hat / sqrt(v_hat) about lr in size whatever the scale of the gradient.""")
@@ -218,10 +218,11 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
     return new_params, {"step": t, "m": m_new, "v": v_new}
 
 
-@mistake("loss-after-step", hint=1, message="""\
+@mistake("loss-after-step", hint=3, message="""\
 You return the loss of the UPDATED parameters. A training step reports the loss it computed its
 gradient from, the loss of the parameters it was given (the usual training log: compute the loss,
-backpropagate, update). Return that one; the next step will report the new parameters' loss.""")
+backpropagate, update). Return that one, `loss.item()` from before the update; the next step will
+report the new parameters' loss.""")
 def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
     leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
     loss = next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)
@@ -232,7 +233,7 @@ def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, we
     return after.item(), new_params, new_state
 
 
-@mistake("defaults-in-train-step", hint=1, message="""\
+@mistake("defaults-in-train-step", hint=3, message="""\
 Your `train_step` calls `adamw_step` without passing on its own `betas`, `eps` and `weight_decay`,
 so the optimizer always runs with the defaults whatever the caller asked for. Pass every setting
 through: `adamw_step(params, grads, state, lr, betas, eps, weight_decay)`.""")
