@@ -12,7 +12,7 @@ def test_a_mistake_caught_by_luck_is_reported(workbook, run_grader):
     with open(workbook / "solutions" / "01-softmax" / "mistakes.py", "a") as mistakes:
         mistakes.write(f'''
 
-@mistake("lucky-draw", hint=1, message="Wrong only on one value that the lesson's own seed draws.")
+@mistake("lucky-draw", message="Wrong only on one value that the lesson's own seed draws.")
 def softmax(x, axis=-1):
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     out = e / np.sum(e, axis=axis, keepdims=True)

@@ -145,9 +145,14 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
             rest = Job([Outcome("crash", detail="the file failed to import a second time")
                         for _ in hidden])
         job.channel_error = job.channel_error or rest.channel_error
+    timeouts += sum(o.status == "timeout" for o in rest.outcomes)
     outcomes = [None] * len(cases)
     for i, o in zip(public + hidden, job.outcomes + rest.outcomes):
         outcomes[i] = o
+    if timeouts >= limits.max_timeouts:    # the hidden half's own count is not the job's
+        for o in rest.outcomes:
+            if o.status == "not-run":
+                o.detail = f"{limits.max_timeouts} earlier cases timed out"
     job.outcomes = outcomes
     return job
 
