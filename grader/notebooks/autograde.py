@@ -14,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 from grader.judge.grade import grade_file
-from .kernel import one_torch_thread
 from grader.lessons import lesson as lessons, roadmap
 from grader.runner.workers import GRADER_HOME, Pool, preload_for
 
@@ -60,8 +59,7 @@ def graded(lesson_id):
         with tempfile.TemporaryDirectory(prefix="nbgrader-") as tmp:
             path = Path(tmp) / "solution.py"
             path.write_text(source)
-            with one_torch_thread(lesson):
-                RESULTS[key] = grade_file(lesson, path, pool)
+            RESULTS[key] = grade_file(lesson, path, pool)
     return RESULTS[key]
 
 

@@ -6,7 +6,6 @@ grades that file with the same grader as `make check`, records the result in the
 progress, and shows the report as HTML. Warm workers are started on the first check and reused.
 """
 import atexit
-import contextlib
 import io
 import os
 from pathlib import Path
@@ -110,28 +109,11 @@ def loaded(wb, name):
     return LESSONS.setdefault(key, lesson)
 
 
-@contextlib.contextmanager
-def one_torch_thread(lesson):
-    """Compute the reference's answers on one torch thread: on a busy machine torch's thread pool
-    makes these small tensors many times slower. The learner's own setting is restored after."""
-    if "torch" not in lesson.libraries:
-        yield
-        return
-    import torch
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 def check(name):
     """Grade the lesson's exercise file (what the answer cell saved) and show the report."""
     wb = workbook()
     lesson = loaded(wb, name)
-    with one_torch_thread(lesson):
-        result = grade_file(lesson, wb.exercise(lesson.entry), pool_for(lesson))
+    result = grade_file(lesson, wb.exercise(lesson.entry), pool_for(lesson))
     result.path = Path("exercises", lesson.id, "solution.py")   # as the learner knows it
     wb.progress.update(lesson.id, passed=result.passed, score=round(result.score, 6))
     return Report(result, *rendered(result, wb.progress.lesson(lesson.id).get("hints", 0)))
