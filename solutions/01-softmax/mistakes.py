@@ -75,3 +75,54 @@ same shifted exponentials you divide: `e = np.exp(x - m)`, then `e / np.sum(e, .
 def softmax(x, axis=-1):
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(np.exp(x), axis=axis, keepdims=True)
+
+
+@mistake("whole-array-softmax", hint=2, message="""\
+You take the maximum and the sum of the whole array (no `axis`), so the entire array becomes one
+probability distribution: the slices do not each sum to 1, and a slice far below the others
+underflows to zeros. Softmax normalises every slice along `axis` on its own: take the maximum and
+the sum along `axis`, with `keepdims=True`.""")
+def softmax(x, axis=-1):
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e)
+
+
+@mistake("clip-logits", hint=1, message="""\
+You clip the logits (for example `np.clip(x, -500, 500)`) so that `np.exp` cannot overflow. Clipping
+changes the numbers themselves: logits near 1000 all become the same clipped value and their
+softmax turns uniform, whatever their differences were. Shift instead of clipping: subtracting each
+slice's maximum keeps every exponent at or below 0 without changing the answer.""")
+def softmax(x, axis=-1):
+    e = np.exp(np.clip(x, -500.0, 500.0))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("shift-by-mean", hint=1, message="""\
+You subtract each slice's mean before `exp`. Any shift leaves the softmax unchanged on paper, but
+only the maximum makes every exponent 0 or below: after subtracting the mean, logits far above it
+overflow `exp`, and a slice holding -inf has a mean of -inf, so `x - mean` gives NaN. Subtract each
+slice's maximum (along `axis`, with `keepdims=True`).""")
+def softmax(x, axis=-1):
+    e = np.exp(x - np.mean(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("float32", hint=3, message="""\
+You compute the softmax in float32 (for example with `x.astype(np.float32)`), which keeps only about
+7 significant digits, so your probabilities differ from the float64 answer in the 7th or 8th digit.
+Keep the array's own dtype (float64): `np.exp(x - m)` of a float64 array stays float64.""")
+def softmax(x, axis=-1):
+    x = x.astype(np.float32)
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("neginf-to-zero", hint=3, message="""\
+You replace the -inf logits with 0 (for example `np.nan_to_num(x, neginf=0)` or
+`np.where(np.isinf(x), 0, x)`) to avoid NaN. A logit of -inf means "probability exactly 0", but a
+logit of 0 gets the same weight as any ordinary logit. Leave -inf alone: after subtracting the
+maximum, `np.exp(-inf)` is exactly 0, and since every slice has a finite maximum no NaN appears.""")
+def softmax(x, axis=-1):
+    x = np.where(np.isneginf(x), 0.0, x)
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
