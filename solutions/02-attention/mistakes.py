@@ -134,3 +134,83 @@ def attention(q, k, v, mask=None):
     if mask is not None:
         scores = np.where(mask, scores, -np.inf)
     return softmax(scores, axis=-1) @ v
+
+
+@mistake("multiply-by-sqrt-d", hint=2, message="""\
+You multiply the scores by sqrt(d) instead of dividing by it. The scale is there to shrink the dot
+products, which grow like sqrt(d) with the key size d; multiplying makes them larger still and the
+softmax sharper. Divide: `q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) * np.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("power-precedence", hint=2, message="""\
+You write the square root as `d ** 1/2` (or `d**1/2`). Python reads that as `(d ** 1) / 2`, so you
+divide the scores by d / 2, not by sqrt(d): `**` binds tighter than `/`. Write `d ** 0.5`,
+`d ** (1/2)` or `np.sqrt(d)`, with d = `q.shape[-1]`.""")
+def attention(q, k, v, mask=None):
+    d = q.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2) / d ** 1 / 2
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("scale-by-key-count", hint=2, message="""\
+You divide the scores by the square root of the number of keys, `k.shape[-2]` (Tk), instead of the
+square root of the key size d = `q.shape[-1]`. The scale corrects how a dot product of two d-long
+vectors grows with d; how many keys there are does not change any single score. Use
+`/ np.sqrt(q.shape[-1])`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(k.shape[-2])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("d-from-axis-1", hint=1, message="""\
+You read the key size as `q.shape[1]` (or `k.shape[1]`). For a 2-D (T, d) array that is d, but with
+batch dimensions axis 1 is a batch or a sequence axis, so the scale is wrong. Count from the end,
+which does not depend on how many batch axes there are: d = `q.shape[-1]`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[1])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("transpose-fixed-axes", hint=1, message="""\
+You transpose the keys with fixed axes for one number of dimensions (such as
+`k.transpose(0, 2, 1)`), so a 2-D input or one with two batch axes fails. Swap only the last two
+axes, whatever comes before them: `np.swapaxes(k, -1, -2)`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("additive-inf-mask-nan", hint=2, message="""\
+You add the mask to the scores as `scores + (1 - mask) * -np.inf` (or `~mask * -np.inf`). For an
+allowed key that computes 0 * -inf, which is NaN, not 0, so NaN spreads through every row. Choose
+between the two values instead of multiplying: `np.where(mask, scores, -np.inf)`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores + (1 - mask) * -np.inf
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("unstable-softmax", hint=2, message="""\
+Your softmax exponentiates the scores without subtracting each row's maximum first. Large scores
+overflow `np.exp` to inf, and inf / inf is NaN. Use the stable softmax of lesson 01 along the last
+axis: `softmax(scores, axis=-1)`, which subtracts each row's maximum before `np.exp`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    e = np.exp(scores)
+    return e / np.sum(e, axis=-1, keepdims=True) @ v
