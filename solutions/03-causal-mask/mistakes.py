@@ -99,3 +99,54 @@ may see.""")
 def causal_attention(q, k, v):
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     return softmax(scores, axis=-1) * causal_mask(q.shape[-2], k.shape[-2]) @ v
+
+
+@mistake("one-key-ahead", hint=2, message="""\
+Your mask lets each query see one key too many: the key right after its own position. The diagonal
+offset is one too large (for example `np.tril(..., k=1)` or `k=t_k - t_q + 1`, or `j <= i + 1`), so
+every query peeks at the next token, the one it is meant to predict. Query i may see key j iff
+`j <= t_k - t_q + i`: with `np.tril` the offset is exactly `k=t_k - t_q`.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.tril(np.ones((t_q, t_k), dtype=bool), k=t_k - t_q + 1)
+
+
+@mistake("mask-marks-future", hint=2, message="""\
+Your mask is True for the keys a query must *not* see (the strict upper triangle, as in
+`np.triu(..., k=1)`), the convention of some libraries' "attention masks" of blocked positions. In
+this workbook True means "may attend", so the mask is True where key j <= query position
+(t_k - t_q + i): the lower triangle with its diagonal, `np.tril(..., k=t_k - t_q)`.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.triu(np.ones((t_q, t_k), dtype=bool), k=t_k - t_q + 1)
+
+
+@mistake("square-mask-from-keys", hint=3, message="""\
+Your `causal_attention` builds a square mask from the number of keys alone, `causal_mask(Tk)`, of
+shape (Tk, Tk). When the queries are a block at the end of a longer key sequence the scores have
+shape (Tq, Tk), and the square mask either fails to broadcast or turns the Tq query rows into Tk of
+them. Pass both lengths: `causal_mask(q.shape[-2], k.shape[-2])`.""")
+def causal_attention(q, k, v):
+    return attention(q, k, v, causal_mask(k.shape[-2]))
+
+
+@mistake("lengths-from-axis-0", hint=3, message="""\
+Your `causal_attention` reads the sequence lengths from the first axis (`q.shape[0]`, `len(q)`). For
+a 2-D (T, d) input that is the length, but with batch dimensions the first axis is the batch, so the
+mask has the wrong size. The positions are always the second-to-last axis: build the mask with
+`causal_mask(q.shape[-2], k.shape[-2])`.""")
+def causal_attention(q, k, v):
+    return attention(q, k, v, causal_mask(q.shape[0], k.shape[0]))
+
+
+@mistake("masked-score-zero", hint=3, message="""\
+You set the hidden scores to 0 (for example `scores * mask` or `np.where(mask, scores, 0)`). A score
+of 0 is not "no attention": exp(0) = 1, so a future key still gets about as much weight as an
+allowed one. Give hidden scores the value -inf before the softmax: `np.where(mask, scores, -np.inf)`
+(or pass the mask to lesson 02's `attention`).""")
+def causal_attention(q, k, v):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    scores = np.where(causal_mask(q.shape[-2], k.shape[-2]), scores, 0.0)
+    return softmax(scores, axis=-1) @ v
