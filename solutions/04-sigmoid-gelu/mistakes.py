@@ -95,3 +95,60 @@ earlier in this lesson.""")
 def gelu(z):
     x = 2.0 * np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)
     return z / (1.0 + np.exp(-x))
+
+
+@mistake("half-not-distributed", hint=2, message="""\
+You write the sigmoid as `0.5 * 1 + np.tanh(z / 2)` (or `0.5 + np.tanh(z / 2)`): the 1/2 multiplies
+only the 1, not the tanh, so your values run from -0.5 to 1.5 instead of 0 to 1. The 1/2 multiplies
+the whole bracket: `0.5 * (1 + np.tanh(z / 2))`.""")
+def sigmoid(z):
+    return 0.5 * 1.0 + np.tanh(0.5 * z)
+
+
+@mistake("sqrt-two-pi", hint=2, message="""\
+Your constant is sqrt(2 pi) (about 2.507) instead of sqrt(2 / pi) (about 0.798): 2 is divided by pi,
+not multiplied. With the larger constant the tanh saturates far too early. Write
+`np.sqrt(2 / np.pi)`.""")
+def gelu(z):
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 * np.pi) * (z + 0.044715 * z ** 3)))
+
+
+@mistake("no-cubic-term", hint=2, message="""\
+Your inner term has no 0.044715 z^3 correction: you compute tanh(sqrt(2/pi) z). That cubic term is
+what makes the tanh curve follow the exact GELU; without it the gate is off by up to a few percent
+near |z| = 2. The argument of tanh is sqrt(2/pi) (z + 0.044715 z**3), with the power 3.""")
+def gelu(z):
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * z))
+
+
+@mistake("scale-only-z", hint=3, message="""\
+You multiply only z by sqrt(2/pi), not the whole inner sum: `np.sqrt(2 / np.pi) * z + 0.044715 * z**3`.
+Multiplication binds tighter than +, so the cubic term escapes the scale. Put the sum in
+parentheses: `inner = np.sqrt(2 / np.pi) * (z + 0.044715 * z ** 3)`.""")
+def gelu(z):
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * z + 0.044715 * z ** 3))
+
+
+@mistake("gate-parentheses", hint=3, message="""\
+You write `0.5 * z * 1 + np.tanh(inner)` without parentheses around `1 + np.tanh(inner)`, so you
+compute z / 2 plus tanh(inner) instead of z / 2 times (1 + tanh(inner)). Multiplication binds
+tighter than +: write `0.5 * z * (1 + np.tanh(inner))`.""")
+def gelu(z):
+    inner = np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)
+    return 0.5 * z * 1.0 + np.tanh(inner)
+
+
+@mistake("sigmoid-gelu", hint=2, message="""\
+You compute GELU as z * sigmoid(1.702 z), the quick sigmoid approximation. This lesson asks for the
+tanh form, 0.5 z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3))), which GPT-2 uses; the two differ by up to
+about 0.02. Use the tanh formula exactly as given.""")
+def gelu(z):
+    return z * (0.5 * (1.0 + np.tanh(0.5 * 1.702 * z)))
+
+
+@mistake("caret-power", hint=2, message="""\
+You write the cube as `z ^ 3`. In Python `^` is not a power but a bitwise exclusive or, which numpy
+refuses for floats (a TypeError). The power operator is `**`: `z ** 3` (or `np.power(z, 3)`); the
+power is 3.""")
+def gelu(z):
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ^ 3)))
