@@ -86,3 +86,72 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     mean = np.mean(x, axis=-1, keepdims=True)
     var = np.mean(x ** 2, axis=-1, keepdims=True) - mean ** 2
     return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("precedence", hint=2, message="""\
+You write `x - mean / np.sqrt(var + eps)` without parentheses. Division binds tighter than
+subtraction, so only the mean is divided and x is not scaled at all. Put the centred values in
+parentheses: `(x - mean) / np.sqrt(var + eps)`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean / np.sqrt(var + eps)) * gamma + beta
+
+
+@mistake("no-eps", hint=2, message="""\
+You divide by `np.sqrt(var)` without eps. A vector whose entries are all equal has variance 0, and
+0 / 0 is NaN; a vector of tiny entries is blown up to full size. eps is part of layer norm's formula:
+divide by `np.sqrt(var + eps)`, with the eps the caller passes.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var) * gamma + beta
+
+
+@mistake("hardcoded-eps", hint=2, message="""\
+You use a fixed eps (such as 1e-5 written into the formula) instead of the `eps` argument, so a caller
+who passes `eps=0.1` gets the default anyway. Use the parameter: `np.sqrt(var + eps)`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + 1e-5) * gamma + beta
+
+
+@mistake("variance-not-centred", hint=2, message="""\
+Your variance is the mean of x**2, the squares of the raw values, not of the centred values. That
+is the mean square (RMSNorm's statistic), and it equals the variance only when the mean is 0. The
+variance is the mean of `(x - mean) ** 2` along the last axis.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean(x ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("not-centred", hint=2, message="""\
+You divide x by its standard deviation but never subtract the mean, so the output vectors keep
+their mean (scaled). Layer norm centres each vector first: `(x - mean) / np.sqrt(var + eps)`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return x / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("whole-array-stats", hint=1, message="""\
+You take one mean and one variance over the whole array (no `axis`), so every vector is shifted and
+scaled by the same numbers. Layer norm works per vector: each vector along the last axis gets its own
+statistics, `np.mean(x, axis=-1, keepdims=True)` and the same for the variance.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x)
+    var = np.mean((x - mean) ** 2)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("float32", hint=2, message="""\
+You compute in float32 (for example with `x.astype(np.float32)`), which keeps only about 7 significant
+digits: the results differ from the float64 answer in the 7th digit, and for vectors far from zero
+the centred values lose most of their digits. Keep the input's float64 throughout.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    x = x.astype(np.float32)
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
