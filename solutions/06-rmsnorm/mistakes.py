@@ -69,3 +69,58 @@ weighs large entries more, and RMSNorm (like layer norm's variance) is defined w
 `np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps)`.""")
 def rmsnorm(x, gamma, eps=1e-5):
     return x / (np.mean(np.abs(x), axis=-1, keepdims=True) + eps) * gamma
+
+
+@mistake("whole-array-mean-square", hint=1, message="""\
+You take one mean square over the whole array (no `axis`), so every vector is divided by the same
+number. RMSNorm works per vector: each vector along the last axis is divided by its own root mean
+square, `np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2) + eps) * gamma
+
+
+@mistake("square-of-mean", hint=2, message="""\
+You square the mean, `np.mean(x) ** 2`, instead of taking the mean of the squares, `np.mean(x ** 2)`.
+Positive and negative entries cancel in the mean, so the square of the mean can be near 0 for a large
+vector. The mean square averages the squared entries: `np.mean(x ** 2, axis=-1, keepdims=True)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x, axis=-1, keepdims=True) ** 2 + eps) * gamma
+
+
+@mistake("divides-by-std", hint=1, message="""\
+You divide by the standard deviation (`np.std` or `np.var` of x, which subtract the mean inside)
+instead of the root mean square. RMSNorm skips the mean on purpose: its statistic is the mean of the
+squares of x itself, `np.mean(x ** 2, axis=-1, keepdims=True)`; the two differ whenever a vector's
+mean is not 0.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.var(x, axis=-1, keepdims=True) + eps) * gamma
+
+
+@mistake("no-eps", hint=2, message="""\
+You divide by `np.sqrt(np.mean(x ** 2, ...))` without eps. An all-zero vector then divides 0 by 0,
+which is NaN, and a vector of tiny entries is blown up to full size. eps is part of the formula:
+divide by `np.sqrt(mean_square + eps)`, with the eps the caller passes.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True)) * gamma
+
+
+@mistake("hardcoded-eps", hint=2, message="""\
+You use a fixed eps (such as 1e-5 or 1e-6 written into the formula) instead of the `eps` argument, so a
+caller who passes `eps=0.1` does not get it. Use the parameter: `np.sqrt(mean_square + eps)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + 1e-5) * gamma
+
+
+@mistake("one-plus-gamma", hint=3, message="""\
+You multiply by `1 + gamma`, the convention of some models (such as Gemma) that store the gain as an
+offset from 1. Here `gamma` is the gain itself, as in LLaMA: multiply by it directly, `x_hat * gamma`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps) * (1.0 + gamma)
+
+
+@mistake("multiplies-by-rms", hint=2, message="""\
+You multiply x by the root mean square instead of dividing by it (perhaps thinking of `rsqrt`, which
+is already 1 / sqrt). Large vectors then grow larger instead of being brought to a standard size.
+Divide by `np.sqrt(mean_square + eps)`, or multiply by `1 / np.sqrt(mean_square + eps)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x * np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps) * gamma
