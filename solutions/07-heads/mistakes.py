@@ -84,3 +84,67 @@ columns in each head is a whole number.""")
 def split_heads(x, n_heads):
     *lead, t, d = x.shape
     return np.swapaxes(x.reshape(*lead, t, n_heads, d / n_heads), -2, -3)
+
+
+@mistake("split-full-transpose", hint=2, message="""\
+After the reshape to `(..., T, H, D/H)` you transpose with `.T` (or `np.transpose` without axes),
+which reverses *every* axis instead of swapping time and head: the head size ends up first and the
+batch axes last. Swap just the two axes you mean: `np.swapaxes(chunks, -3, -2)`.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return x.reshape(*lead, t, n_heads, d // n_heads).T
+
+
+@mistake("merge-full-transpose", hint=2, message="""\
+Your merge_heads transposes with `.T` (or `np.transpose` without axes), which reverses *every* axis
+instead of swapping the head and time axes, so the reshape that follows joins the wrong numbers.
+Swap just those two: `np.swapaxes(x, -3, -2)`, then reshape to `(..., T, H*Dh)`.""")
+def merge_heads(x):
+    *lead, h, t, dh = x.shape
+    return x.T.reshape(*lead, t, h * dh)
+
+
+@mistake("n-heads-as-head-size", hint=1, message="""\
+You use `n_heads` as the size of each head: you cut each row into chunks of n_heads columns (D/H
+chunks), so you get D/H heads of size H. `n_heads` is the number of heads; each head has
+`d // n_heads` columns, so reshape to `(..., T, n_heads, d // n_heads)`. Check the shape you return:
+`(..., H, T, D/H)`.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return np.swapaxes(x.reshape(*lead, t, d // n_heads, n_heads), -2, -3)
+
+
+@mistake("split-interleaved", hint=2, message="""\
+Your split_heads reshapes each row to `(D/H, H)` and moves the last axis forward, so head h gets
+columns h, h + H, h + 2H, ... instead of the consecutive block h*D/H to (h+1)*D/H. Reshape to
+`(..., T, H, D/H)`, which cuts each row into H consecutive chunks, then swap time and head.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return np.moveaxis(x.reshape(*lead, t, d // n_heads, n_heads), -1, -3)
+
+
+@mistake("merge-heads-last", hint=2, message="""\
+Your merge_heads moves the head axis to the very end, `(..., T, Dh, H)`, before the reshape, so each
+output row interleaves the heads (one column from each head in turn) instead of putting each head's
+block of Dh columns side by side. Swap the head and time axes, `np.swapaxes(x, -3, -2)`, to get
+`(..., T, H, Dh)`, then reshape.""")
+def merge_heads(x):
+    *lead, h, t, dh = x.shape
+    return np.moveaxis(x, -3, -1).reshape(*lead, t, h * dh)
+
+
+@mistake("merge-no-reshape", hint=1, message="""\
+Your merge_heads swaps the head and time axes but stops at shape `(..., T, H, Dh)`: the heads are not
+joined into one vector per token. Finish with a reshape to `(..., T, H*Dh)`; the shape to return has
+the same number of axes as split_heads' input.""")
+def merge_heads(x):
+    return np.swapaxes(x, -3, -2)
+
+
+@mistake("merge-concatenate-first-axis", hint=3, message="""\
+Your merge_heads concatenates the slices along the first axis (`np.concatenate(x, axis=-1)` or
+`np.concatenate(list(x), axis=-1)`). That splits on the head axis only when there is no batch axis;
+with one, it joins the batch items side by side instead of the heads. Count from the end:
+`np.swapaxes(x, -3, -2)` then reshape to `(*lead, T, H*Dh)`.""")
+def merge_heads(x):
+    return np.concatenate(list(x), axis=-1)
