@@ -131,3 +131,74 @@ def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     v = split_heads(x @ Wv, n_heads)
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     return merge_heads(softmax(scores, axis=-1) * causal_mask(x.shape[-2]) @ v) @ Wo
+
+
+@mistake("k-from-wq", hint=3, message="""\
+Your keys are projected with `Wq` (a copy-paste slip: `k = split_heads(x @ Wq, ...)`), so queries and
+keys are the same vectors and `Wk` is never used. Each projection has its own weight: `x @ Wq` for
+the queries, `x @ Wk` for the keys, `x @ Wv` for the values.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wq, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("v-from-wk", hint=3, message="""\
+Your values are projected with `Wk` (a copy-paste slip: `v = split_heads(x @ Wk, ...)`), so the
+values are the keys and `Wv` is never used. Each projection has its own weight: `x @ Wq` for the
+queries, `x @ Wk` for the keys, `x @ Wv` for the values.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wk, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("queries-keys-swapped", hint=2, message="""\
+You pass the keys where the queries go (`causal_attention(k, q, v)`), so the scores are k q^T: each
+row holds one key's scores against the queries, the transpose of what attention needs. The order is
+queries, keys, values: `causal_attention(q, k, v)`.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(k, q, v)) @ Wo
+
+
+@mistake("mask-size-from-axis-0", hint=2, message="""\
+You build the causal mask from `x.shape[0]` (or `len(x)`). For a 2-D (T, D) input that is T, but with
+batch dimensions the first axis is the batch, so the mask has the wrong size. The sequence length is
+the second-to-last axis, `x.shape[-2]`; `causal_attention` reads it from the projected queries and
+keys for you.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(attention(q, k, v, mask=causal_mask(x.shape[0]))) @ Wo
+
+
+@mistake("head-size-as-n-heads", hint=1, message="""\
+You pass the head size, D // n_heads, where `split_heads` expects the number of heads, so you split
+into D/H heads of size H instead of H heads of size D/H (the scale and every softmax change). Split
+with `split_heads(x @ Wq, n_heads)`: its second argument is the number of heads.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    hd = x.shape[-1] // n_heads
+    q = split_heads(x @ Wq, hd)
+    k = split_heads(x @ Wk, hd)
+    v = split_heads(x @ Wv, hd)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("no-scale", hint=2, message="""\
+Your scores are q k^T without any scale. Each head's dot products grow with the head size, so the
+softmax comes out too sharp. Divide every head's scores by sqrt(D/H), the head size, before the
+softmax; `causal_attention` on the split heads does it for you (it reads the size from
+`q.shape[-1]`).""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    scores = q @ np.swapaxes(k, -1, -2)
+    scores = np.where(causal_mask(x.shape[-2]), scores, -np.inf)
+    return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
