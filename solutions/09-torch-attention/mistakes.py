@@ -131,3 +131,71 @@ def solve(Q, K, V, mask=None):
         weights = weights * torch.tensor(mask, dtype=torch.bool)
         weights = weights / weights.sum(dim=-1, keepdim=True)
     return (weights @ v).tolist()
+
+
+@mistake("causal-instead-of-mask", hint=2, message="""\
+You pass `is_causal=True` instead of the mask. That applies PyTorch's own lower-triangular mask,
+whatever `mask` says: with no mask every query here may see every key, and with a mask the keys it
+hides are the ones to hide. Pass the given mask as `attn_mask=torch.tensor(mask, dtype=torch.bool)`
+(or None), and leave `is_causal` at its default, False.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True).tolist()
+
+
+@mistake("masked-fill-true", hint=2, message="""\
+You fill the scores with -inf where the mask is True (`scores.masked_fill(mask, float('-inf'))`),
+so each query attends only to the keys it was meant to skip, and a query allowed to see every key
+gets a row of -inf and NaN weights. `masked_fill` fills where its mask is True, and here True means
+"may attend": fill where the mask is False, `scores.masked_fill(~mask, float('-inf'))`.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(torch.tensor(mask, dtype=torch.bool), float("-inf"))
+    return (torch.softmax(scores, dim=-1) @ v).tolist()
+
+
+@mistake("scale-by-value-size", hint=1, message="""\
+You scale the scores by 1/sqrt(dv), the size of the value vectors (for example
+`scale=1 / math.sqrt(V.shape[-1])`). The scale belongs to the query and key size d = `Q.shape[-1]`,
+since it corrects the growth of q . k, a sum of d terms. `scaled_dot_product_attention` already uses
+1/sqrt(d) when you leave `scale` out.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask,
+                                          scale=1.0 / math.sqrt(v.shape[-1])).tolist()
+
+
+@mistake("scale-argument-sqrt-d", hint=1, message="""\
+You pass `scale=math.sqrt(d)`. The `scale` of `scaled_dot_product_attention` is the factor the
+scores are *multiplied* by, so the right value is 1/sqrt(d), and it is already the default. Leave
+`scale` out (or pass `1 / math.sqrt(d)`).""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask,
+                                          scale=math.sqrt(q.shape[-1])).tolist()
+
+
+@mistake("transpose-all-axes", hint=1, message="""\
+You compute the scores by hand with `k.T`. For a 2-D tensor that swaps its two axes, but with batch
+or head axes `.T` reverses every axis, so the product no longer lines up. Swap only the last two:
+`k.transpose(-2, -1)`, or let `scaled_dot_product_attention` do the whole computation.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    scores = q @ k.T / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~torch.tensor(mask, dtype=torch.bool), float("-inf"))
+    return (torch.softmax(scores, dim=-1) @ v).tolist()
