@@ -218,3 +218,93 @@ def solve(X):
     a = weights * torch.tril(torch.ones(t, t, dtype=torch.bool)) @ x
     h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
     return (h + torch.relu(h)).tolist()
+
+
+@mistake("eps-outside-sqrt", hint=3, message="""\
+Your hand-written layer norm adds eps to the standard deviation, `(y - mean) / (std + eps)`, instead
+of to the variance under the square root. For rows of ordinary spread the two agree to many digits,
+but for small values the variance is comparable to eps and the results differ. Divide by
+`torch.sqrt(var + 1e-5)` (the population variance), or let `F.layer_norm(y, (y.shape[-1],), eps=1e-5)`
+do it.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    y = x + a
+    mean = y.mean(dim=-1, keepdim=True)
+    std = y.std(dim=-1, unbiased=False, keepdim=True)
+    h = (y - mean) / (std + 1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("normalize-over-tokens", hint=2, message="""\
+Your hand-written layer norm takes the mean and variance down the columns (`dim=0`), across the
+tokens, so each feature is normalized over the sequence. Layer norm normalizes each token's row over
+its width, the last dimension: `dim=-1` with `keepdim=True`, or `F.layer_norm(y, (y.shape[-1],))`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    y = x + a
+    mean = y.mean(dim=0, keepdim=True)
+    var = y.var(dim=0, unbiased=False, keepdim=True)
+    h = (y - mean) / torch.sqrt(var + 1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("pre-norm", hint=1, message="""\
+You normalize the input before attention and add the attention output to the raw input
+(`h = x + attention(layer_norm(x))`): the pre-norm wiring of GPT-2 and later models. This block is
+post-norm, in the order of the original transformer: attend to x, add x, then normalize the sum,
+`h = layer_norm(x + attention(x))`, and return `h + ReLU(h)`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    n = F.layer_norm(x, (x.shape[-1],), eps=1e-5)
+    h = x + F.scaled_dot_product_attention(n, n, n, is_causal=True)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("relu-of-input", hint=1, message="""\
+You add `ReLU(x)`, the ReLU of the block's input, to h. The feed-forward step works on the output of
+the first half: it is `ReLU(h)`, and its residual adds h back, so the block returns
+`h + ReLU(h)`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(x)).tolist()
+
+
+@mistake("float-causal-mask", hint=2, message="""\
+You pass `attn_mask=torch.tril(torch.ones(T, T))`, a float mask. PyTorch ADDS a float mask to the
+scores: the allowed keys get +1, the future ones +0, and every future key still takes part in the
+softmax. Only a boolean mask hides keys (`torch.ones(T, T, dtype=torch.bool)`), and simplest of all,
+`is_causal=True` in `scaled_dot_product_attention` applies the causal mask for you.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    t = x.shape[0]
+    mask = torch.tril(torch.ones(t, t, dtype=torch.float64))
+    a = F.scaled_dot_product_attention(x, x, x, attn_mask=mask)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("layernorm-module-float32", hint=3, message="""\
+You normalize with a fresh `torch.nn.LayerNorm(width)` module. Its weight and bias are created as
+float32, so applied to your float64 tensor it raises a dtype error. This block has no learned
+parameters: call the function `F.layer_norm(y, (y.shape[-1],), eps=1e-5)`, which works in the
+tensor's own float64.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = torch.nn.LayerNorm(x.shape[-1])(x + a)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("gelu-not-relu", hint=1, message="""\
+You use GELU as the feed-forward step. This block's stand-in feed-forward step is a plain ReLU
+(`torch.relu`), which sets negative entries to exactly 0; GELU lets small negative values through
+and bends the curve near 0. Return `h + torch.relu(h)`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + F.gelu(h)).tolist()
