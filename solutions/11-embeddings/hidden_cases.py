@@ -96,3 +96,7 @@ def cases(rng):
     yield case("longer than the table", call("embed", token_ids(rng, 2, 7, 12), wte, wpe),
                probe="T=7 tokens from start=0 with P=5: the call raises ValueError",
                raises="ValueError", hint=2)
+    wte, wpe = tables(rng, 8, 6, 4)
+    yield case("one token more than the table", call("embed", token_ids(rng, 2, 7, 8), wte, wpe),
+               probe="T=7 tokens from start=0 with P=6: position 6, just past the last row, has no "
+                     "row, so the call raises ValueError", raises="ValueError", hint=2)

@@ -169,3 +169,38 @@ def embed(ids, wte, wpe, start=0):
     if start + T > wpe.shape[0]:
         raise too_long(start, T, wpe.shape[0])
     return (wte[ids] + wpe[torch.arange(start, start + T)]).tolist()
+
+
+@mistake("positions-from-end", hint=2, message="""\
+You take the last T rows of the position table (`wpe[-T:]` or `wpe[P - T:]`). The rows of `wpe` are
+positions 0, 1, ..., P - 1, and the tokens here sit at positions `start` to `start + T - 1`, wherever
+that is in the table: read the rows `wpe[torch.arange(start, start + T)]`.""")
+def embed(ids, wte, wpe, start=0):
+    B, T = ids.shape
+    if start + T > wpe.shape[0]:
+        raise too_long(start, T, wpe.shape[0])
+    return wte[ids] + wpe[-T:]
+
+
+@mistake("positions-from-one", hint=2, message="""\
+Your positions are counted from 1 (`torch.arange(start + 1, start + T + 1)`), so every token gets the
+vector of the position after its own. Positions, like the rows of `wpe`, are counted from 0: the
+first token of a fresh sequence uses row 0, and in general the tokens use the rows
+`torch.arange(start, start + T)`.""")
+def embed(ids, wte, wpe, start=0):
+    B, T = ids.shape
+    if start + T > wpe.shape[0]:
+        raise too_long(start, T, wpe.shape[0])
+    return wte[ids] + wpe[torch.arange(start + 1, start + T + 1)]
+
+
+@mistake("bound-one-late", hint=2, message="""\
+Your check lets through a sequence one position too long: you compare the last position,
+`start + T - 1`, with P (or `start + T` with P + 1), but the table's last row is P - 1, so the lookup
+of position P fails with PyTorch's IndexError. Positions `start` to `start + T - 1` fit only when
+`start + T <= P`: raise the ValueError when `start + T > P`.""")
+def embed(ids, wte, wpe, start=0):
+    B, T = ids.shape
+    if start + T - 1 > wpe.shape[0]:
+        raise too_long(start, T, wpe.shape[0])
+    return wte[ids] + wpe[torch.arange(start, start + T)]
