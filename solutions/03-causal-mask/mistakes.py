@@ -150,3 +150,23 @@ def causal_attention(q, k, v):
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     scores = np.where(causal_mask(q.shape[-2], k.shape[-2]), scores, 0.0)
     return softmax(scores, axis=-1) @ v
+
+
+@mistake("square-of-t-k", hint=2, message="""\
+Your causal_mask always returns a square (t_k, t_k) mask and ignores t_q. When there are fewer
+queries than keys, the mask must have one row per query: shape (t_q, t_k), with query i at
+position t_k - t_q + i. Build it from both sizes, for example
+`np.tril(np.ones((t_q, t_k), dtype=bool), k=t_k - t_q)`.""")
+def causal_mask(t_q, t_k=None):
+    if t_k is None:
+        t_k = t_q
+    return np.tril(np.ones((t_k, t_k), dtype=bool))
+
+
+@mistake("square-mask-first-rows", hint=3, message="""\
+Your `causal_attention` takes the square (Tk, Tk) mask and keeps its first Tq rows
+(`causal_mask(Tk)[:Tq]`). Those rows belong to the first Tq positions, but the queries are the
+*last* Tq positions of the keys, so each query sees too few keys. Keep the last rows
+(`[-Tq:]`), or better, ask for the right mask directly: `causal_mask(q.shape[-2], k.shape[-2])`.""")
+def causal_attention(q, k, v):
+    return attention(q, k, v, causal_mask(k.shape[-2])[:q.shape[-2]])
