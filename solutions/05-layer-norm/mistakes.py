@@ -155,3 +155,13 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     mean = np.mean(x, axis=-1, keepdims=True)
     var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
     return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("eps-added-to-output", hint=2, message="""\
+You add eps after the division, `(x - mean) / np.sqrt(var) + eps`, so it shifts every output by
+eps instead of guarding the division: a constant vector still divides 0 by 0. eps belongs under the
+square root, with the variance: `(x - mean) / np.sqrt(var + eps)`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return ((x - mean) / np.sqrt(var) + eps) * gamma + beta
