@@ -124,3 +124,19 @@ is already 1 / sqrt). Large vectors then grow larger instead of being brought to
 Divide by `np.sqrt(mean_square + eps)`, or multiply by `1 / np.sqrt(mean_square + eps)`.""")
 def rmsnorm(x, gamma, eps=1e-5):
     return x * np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps) * gamma
+
+
+@mistake("hardcoded-eps-1e-6", hint=2, message="""\
+You use a fixed eps of 1e-6 (LLaMA's `rms_norm_eps`) instead of the `eps` argument, so the result is
+off whenever eps matters: for tiny vectors, and when the caller passes another eps. Use the
+parameter: `np.sqrt(mean_square + eps)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + 1e-6) * gamma
+
+
+@mistake("eps-added-to-output", hint=2, message="""\
+You add eps after the division, `x / np.sqrt(mean_square) + eps`, so it shifts every output by eps
+instead of guarding the division: an all-zero vector still divides 0 by 0. eps belongs under the
+square root, with the mean square: `x / np.sqrt(mean_square + eps)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return (x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True)) + eps) * gamma
