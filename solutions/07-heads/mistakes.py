@@ -148,3 +148,22 @@ with one, it joins the batch items side by side instead of the heads. Count from
 `np.swapaxes(x, -3, -2)` then reshape to `(*lead, T, H*Dh)`.""")
 def merge_heads(x):
     return np.concatenate(list(x), axis=-1)
+
+
+@mistake("split-fixed-transpose", hint=3, message="""\
+Your split_heads transposes with fixed axes written for one input rank (such as
+`.transpose(1, 0, 2)` for a (T, D) input), so an input with batch axes raises an error. Count the
+axes from the end: after the reshape to `(*lead, T, H, D/H)`, use `np.swapaxes(chunks, -3, -2)`,
+which works for any number of leading axes.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return x.reshape(*lead, t, n_heads, d // n_heads).transpose(1, 0, 2)
+
+
+@mistake("merge-fixed-transpose", hint=3, message="""\
+Your merge_heads transposes with fixed axes written for one input rank (such as
+`.transpose(1, 0, 2)` for an (H, T, Dh) input), so an input with batch axes raises an error. Count the
+axes from the end: `np.swapaxes(x, -3, -2)`, then reshape to `(*lead, T, H*Dh)`.""")
+def merge_heads(x):
+    *lead, h, t, dh = x.shape
+    return x.transpose(1, 0, 2).reshape(*lead, t, h * dh)
