@@ -199,3 +199,18 @@ def solve(Q, K, V, mask=None):
     if mask is not None:
         scores = scores.masked_fill(~torch.tensor(mask, dtype=torch.bool), float("-inf"))
     return (torch.softmax(scores, dim=-1) @ v).tolist()
+
+
+@mistake("causal-when-no-mask", hint=2, message="""\
+When no mask is given you pass `is_causal=True`, as if attention without a mask were causal. Here
+`mask=None` means "no mask": every query may attend to every key. Call
+`scaled_dot_product_attention(q, k, v, attn_mask=None)` in that case; causal attention is the
+caller's choice, and the caller makes it by passing a mask.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    if mask is None:
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True).tolist()
+    attn_mask = torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
