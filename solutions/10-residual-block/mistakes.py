@@ -308,3 +308,17 @@ def solve(X):
     a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
     h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
     return (h + F.gelu(h)).tolist()
+
+
+@mistake("mask-of-future", hint=2, message="""\
+You pass `attn_mask=torch.triu(torch.ones(T, T), diagonal=1).bool()`, a mask that is True at the
+future positions, the ones to hide. In `scaled_dot_product_attention` a boolean mask is True where
+attention is *allowed* (the opposite of `nn.MultiheadAttention`'s masks), so your tokens attend only
+to later tokens. Pass `is_causal=True`, or the allowed positions, `torch.tril(...)` with its diagonal.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    t = x.shape[0]
+    mask = torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1)
+    a = F.scaled_dot_product_attention(x, x, x, attn_mask=mask)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
