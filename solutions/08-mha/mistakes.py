@@ -202,3 +202,16 @@ def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     scores = q @ np.swapaxes(k, -1, -2)
     scores = np.where(causal_mask(x.shape[-2]), scores, -np.inf)
     return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
+
+
+@mistake("scale-by-head-size", hint=2, message="""\
+You divide each head's scores by the head size D/H itself instead of by its square root. A dot
+product of two D/H-long vectors grows like sqrt(D/H), so dividing by D/H overshoots and flattens every
+softmax. Divide by `np.sqrt(D // n_heads)`; `causal_attention` on the split heads does it for you.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    scores = q @ np.swapaxes(k, -1, -2) / q.shape[-1]
+    scores = np.where(causal_mask(x.shape[-2]), scores, -np.inf)
+    return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
