@@ -39,6 +39,20 @@ def hidden_values_ignored(got, expected, calls):
     return None
 
 
+def deterministic(got, expected, calls):
+    """Two calls with the same inputs give the same output, and it is attention's."""
+    a, b = np.asarray(got[0], dtype=float), np.asarray(got[1], dtype=float)
+    if a.shape != b.shape:
+        return f"your two outputs have different shapes, {a.shape} and {b.shape}"
+    if not np.allclose(a, b, rtol=0, atol=0, equal_nan=True):
+        worst = np.nanmax(np.abs(a - b))
+        return (f"two calls with the same inputs gave different outputs (by up to {worst:.6g}): "
+                "something random is switched on, such as dropout (`dropout_p` must stay 0)")
+    if not np.allclose(a, np.asarray(expected[0]), rtol=1e-6, atol=1e-9):
+        return "the two calls agree, but the output is not attention's"
+    return None
+
+
 def cases(rng):
     q, k, v = qkv(rng, (2, 3), 4, 6, 5, 7)
     yield case("heads and a shared mask", call("solve", q, k, v, random_mask(rng, (4, 6))),
@@ -111,3 +125,9 @@ def cases(rng):
                probe="each query's masked key scores thousands above its allowed keys: only "
                      "masking the scores before the softmax gives the allowed keys any weight",
                hint=2)
+    q, k, v = qkv(rng, (2,), 4, 5, 3, 2)
+    mask = random_mask(rng, (4, 5))
+    yield case("the same inputs give the same output",
+               call("solve", q, k, v, mask), call("solve", q, k, v, mask),
+               probe="two calls with the same inputs must give the same output: nothing random, "
+                     "such as dropout, may be switched on", check=deterministic)
