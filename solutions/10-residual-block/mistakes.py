@@ -322,3 +322,18 @@ def solve(X):
     a = F.scaled_dot_product_attention(x, x, x, attn_mask=mask)
     h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
     return (h + torch.relu(h)).tolist()
+
+
+@mistake("scale-by-sequence-length", hint=2, message="""\
+Your hand-written attention divides the scores by the square root of the number of tokens
+(`x.shape[0]`) instead of the width of a row (`x.shape[-1]`). The scale corrects the growth of a dot
+product of two rows, which is a sum over their width; the number of tokens does not enter a single
+score. `F.scaled_dot_product_attention(x, x, x, is_causal=True)` uses the right scale for you.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    t = x.shape[0]
+    scores = x @ x.T / t ** 0.5
+    scores = scores.masked_fill(~torch.tril(torch.ones(t, t, dtype=torch.bool)), float("-inf"))
+    a = torch.softmax(scores, dim=-1) @ x
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
