@@ -215,3 +215,14 @@ def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     scores = q @ np.swapaxes(k, -1, -2) / q.shape[-1]
     scores = np.where(causal_mask(x.shape[-2]), scores, -np.inf)
     return merge_heads(softmax(scores, axis=-1) @ v) @ Wo
+
+
+@mistake("wo-transposed", hint=3, message="""\
+You multiply the merged heads by `Wo.T`. Every weight in this workbook has shape (in, out) and
+multiplies on the right, the output projection included: `merge_heads(...) @ Wo`, with no
+transpose (a square Wo gives the right shape either way, which hides the slip).""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(x @ Wk, n_heads)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo.T
