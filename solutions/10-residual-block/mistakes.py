@@ -337,3 +337,25 @@ def solve(X):
     a = torch.softmax(scores, dim=-1) @ x
     h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
     return (h + torch.relu(h)).tolist()
+
+
+@mistake("second-norm", hint=1, message="""\
+You normalize again after the second residual, `layer_norm(h + ReLU(h))`, as the original
+Transformer does after every sub-layer. This simplified block has one layer norm only, after the first
+residual: return `h + ReLU(h)` as it is, where h = layer_norm(x + attention(x)).""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return F.layer_norm(h + torch.relu(h), (x.shape[-1],), eps=1e-5).tolist()
+
+
+@mistake("residual-added-twice", hint=1, message="""\
+You add the input x twice: once inside the layer norm and again after it, `h = x + layer_norm(x + a)`.
+Each residual connection adds its input once. The first half of the block is
+`h = layer_norm(x + a)`; the second adds h back around the ReLU: `h + ReLU(h)`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    h = x + F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
