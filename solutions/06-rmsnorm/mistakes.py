@@ -140,3 +140,12 @@ instead of guarding the division: an all-zero vector still divides 0 by 0. eps b
 square root, with the mean square: `x / np.sqrt(mean_square + eps)`.""")
 def rmsnorm(x, gamma, eps=1e-5):
     return (x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True)) + eps) * gamma
+
+
+@mistake("mean-square-over-len", hint=2, message="""\
+You average the squares with `np.sum(x ** 2, axis=-1, ...) / len(x)` (or `/ x.shape[0]`). `len(x)`
+counts the rows, the tokens, not the entries of each vector, so the "mean" is divided by the wrong
+number. Divide by the vector length `x.shape[-1]`, or simply use
+`np.mean(x ** 2, axis=-1, keepdims=True)`.""")
+def rmsnorm(x, gamma, eps=1e-5):
+    return x / np.sqrt(np.sum(x ** 2, axis=-1, keepdims=True) / len(x) + eps) * gamma
