@@ -214,3 +214,16 @@ def solve(Q, K, V, mask=None):
         return F.scaled_dot_product_attention(q, k, v, is_causal=True).tolist()
     attn_mask = torch.tensor(mask, dtype=torch.bool)
     return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("double-after-float32", hint=3, message="""\
+You convert to float64 only after building the tensors (`torch.tensor(Q).double()`). By then it is too
+late: `torch.tensor(Q)` has already stored the decimals as float32, rounding every input to about 7
+significant digits, and `.double()` cannot bring the lost digits back. Ask for float64 while the
+tensor is made: `torch.tensor(Q, dtype=torch.float64)`, and the same for K and V.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q).double()
+    k = torch.tensor(K).double()
+    v = torch.tensor(V).double()
+    attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
