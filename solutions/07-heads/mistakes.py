@@ -167,3 +167,13 @@ axes from the end: `np.swapaxes(x, -3, -2)`, then reshape to `(*lead, T, H*Dh)`.
 def merge_heads(x):
     *lead, h, t, dh = x.shape
     return x.transpose(1, 0, 2).reshape(*lead, t, h * dh)
+
+
+@mistake("split-fixed-rank", hint=3, message="""\
+Your split_heads is written for exactly one batch axis (`B, T, D = x.shape` and
+`transpose(0, 2, 1, 3)`), so it fails when there is no batch axis or more than one. Count the axes
+from the end instead: `*lead, t, d = x.shape`, reshape to `(*lead, t, n_heads, d // n_heads)`, then
+`np.swapaxes(..., -3, -2)`.""")
+def split_heads(x, n_heads):
+    b, t, d = x.shape
+    return x.reshape(b, t, n_heads, d // n_heads).transpose(0, 2, 1, 3)
