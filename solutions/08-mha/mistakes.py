@@ -226,3 +226,18 @@ def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     k = split_heads(x @ Wk, n_heads)
     v = split_heads(x @ Wv, n_heads)
     return merge_heads(causal_attention(q, k, v)) @ Wo.T
+
+
+@mistake("fixed-batch-rank", hint=2, message="""\
+Your function is written for exactly one batch axis (`B, T, D = x.shape`, `transpose(0, 2, 1, 3)`),
+so an input without a batch axis, or with two, fails. Count the axes from the end: `split_heads` and
+`merge_heads` treat every leading axis as a batch axis, and the head axis is then just one more
+batch axis for `causal_attention`.""")
+def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
+    B, T, D = x.shape
+    hd = D // n_heads
+    q = (x @ Wq).reshape(B, T, n_heads, hd).transpose(0, 2, 1, 3)
+    k = (x @ Wk).reshape(B, T, n_heads, hd).transpose(0, 2, 1, 3)
+    v = (x @ Wv).reshape(B, T, n_heads, hd).transpose(0, 2, 1, 3)
+    heads = causal_attention(q, k, v)
+    return heads.transpose(0, 2, 1, 3).reshape(B, T, D) @ Wo
