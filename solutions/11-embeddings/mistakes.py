@@ -204,3 +204,18 @@ def embed(ids, wte, wpe, start=0):
     if start + T - 1 > wpe.shape[0]:
         raise too_long(start, T, wpe.shape[0])
     return wte[ids] + wpe[torch.arange(start, start + T)]
+
+
+@mistake("no-position-for-one-token", hint=2, message="""\
+You add the position vectors only when there is more than one token (`if T > 1:`), so a single new
+token, a decoding step, gets its token vector alone. Every token needs its position, one token included:
+add `wpe[torch.arange(start, start + T)]` whatever T is, so the new token knows it sits at
+position `start`.""")
+def embed(ids, wte, wpe, start=0):
+    B, T = ids.shape
+    if start + T > wpe.shape[0]:
+        raise too_long(start, T, wpe.shape[0])
+    tok = wte[ids]
+    if T > 1:
+        tok = tok + wpe[torch.arange(start, start + T)]
+    return tok
