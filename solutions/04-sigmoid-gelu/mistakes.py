@@ -42,11 +42,12 @@ def sigmoid(z):
 
 
 @mistake("where-both-branches", hint=1, message="""\
-You choose between 1 / (1 + exp(-z)) and exp(z) / (1 + exp(z)) with `np.where`, so that each entry
-uses the branch that is safe for its sign. But `np.where` receives both branches already computed
-for every entry: the overflow has happened before it chooses. Either make each branch safe on its
-own (both built from `e = np.exp(-np.abs(z))`, which is at most 1), or use 1/2 (1 + tanh(z / 2)),
-which needs no branch.""")
+Your two-branch sigmoid still computes `np.exp` of a huge number. Either you choose between
+1 / (1 + exp(-z)) and exp(z) / (1 + exp(z)) with `np.where`, which receives both branches already
+computed for every entry, so the overflow happens before it chooses; or the branches are the wrong
+way round, each one given the sign it overflows on (1 / (1 + exp(-z)) is the safe one for z >= 0,
+exp(z) / (1 + exp(z)) for z < 0). Build both from `e = np.exp(-np.abs(z))`, which is at most 1, or
+use 1/2 (1 + tanh(z / 2)), which needs no branch at all and never overflows.""")
 def sigmoid(z):
     return np.where(z >= 0, 1.0 / (1.0 + np.exp(-z)), np.exp(z) / (1.0 + np.exp(z)))
 
