@@ -1,5 +1,6 @@
 """Known mistakes for lesson 09 (attention with PyTorch)."""
 import math
+import warnings
 
 import torch
 import torch.nn.functional as F
@@ -227,3 +228,21 @@ def solve(Q, K, V, mask=None):
     v = torch.tensor(V).double()
     attn_mask = None if mask is None else torch.tensor(mask, dtype=torch.bool)
     return F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask).tolist()
+
+
+@mistake("softmax-implicit-dim", hint=1, message="""\
+Your hand-written attention calls `F.softmax(scores)` without `dim`. PyTorch then guesses the
+dimension from the number of dimensions (with a warning): for a 2-D tensor it picks the last one, but
+for 3-D or 4-D scores it normalises over the batch or head axis. Always say `dim=-1`, the key
+axis, or let `scaled_dot_product_attention` do the whole computation.""")
+def solve(Q, K, V, mask=None):
+    q = torch.tensor(Q, dtype=torch.float64)
+    k = torch.tensor(K, dtype=torch.float64)
+    v = torch.tensor(V, dtype=torch.float64)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = scores.masked_fill(~torch.tensor(mask, dtype=torch.bool), float("-inf"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        weights = F.softmax(scores)
+    return (weights @ v).tolist()
