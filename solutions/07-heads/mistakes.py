@@ -177,3 +177,22 @@ from the end instead: `*lead, t, d = x.shape`, reshape to `(*lead, t, n_heads, d
 def split_heads(x, n_heads):
     b, t, d = x.shape
     return x.reshape(b, t, n_heads, d // n_heads).transpose(0, 2, 1, 3)
+
+
+@mistake("split-transpose-4d", hint=3, message="""\
+Your split_heads reshapes correctly but then transposes with `.transpose(0, 2, 1, 3)`, which names
+four axes: it only works when there is exactly one batch axis, and any other input raises "axes
+don't match array". Swap the two axes counted from the end, which works for any number of leading
+axes: `np.swapaxes(chunks, -3, -2)`.""")
+def split_heads(x, n_heads):
+    *lead, t, d = x.shape
+    return x.reshape(*lead, t, n_heads, d // n_heads).transpose(0, 2, 1, 3)
+
+
+@mistake("merge-transpose-4d", hint=3, message="""\
+Your merge_heads transposes with `.transpose(0, 2, 1, 3)`, which names four axes: it only works when
+there is exactly one batch axis, and any other input raises "axes don't match array". Swap the head
+and time axes counted from the end, `np.swapaxes(x, -3, -2)`, then reshape to `(*lead, T, H*Dh)`.""")
+def merge_heads(x):
+    *lead, h, t, dh = x.shape
+    return x.transpose(0, 2, 1, 3).reshape(*lead, t, h * dh)
