@@ -145,3 +145,19 @@ def test_errors_are_the_same_only_when_they_say_the_same():
                               error("ValueError", "axis 2 is out of bounds for array of dimension 2"),
                               spec)
     assert not same_behaviour(error("KeyError", "'wte'"), error("KeyError", "'wpe'"), spec)
+
+
+def test_errors_the_code_raised_itself_are_the_same_whatever_their_wording():
+    def raised(kind, message, line):
+        return Outcome("error", error={"type": kind, "message": message, "line": 4,
+                                       "trace": [f"line 4, in embed: {line}"]})
+
+    spec = LESSONS["11-embeddings"].spec
+    mine = raised("ValueError", "sequence of 9 tokens is too long", 'raise ValueError(f"too long")')
+    theirs = raised("ValueError", "T + start exceeds the table", "raise ValueError(msg)")
+    assert same_behaviour(mine, theirs, spec)
+    assert same_behaviour(raised("AssertionError", "", "assert t <= p"),
+                          raised("AssertionError", "too long", "assert t <= p, 'too long'"), spec)
+    assert not same_behaviour(mine, raised("IndexError", "too long", "raise IndexError(msg)"), spec)
+    library = raised("ValueError", "operands could not be broadcast", "return x + p")
+    assert not same_behaviour(mine, library, spec)
