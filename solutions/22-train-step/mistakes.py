@@ -245,12 +245,6 @@ def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, we
     return loss.item(), new_params, new_state
 
 
-def _grads(params, ids, n_heads):
-    leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
-    loss = next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)
-    return loss, dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
-
-
 @mistake("update-with-old-moments", hint=2, message="""\
 You take the Adam step with the moments from the state, before folding in this step's gradient, and
 update m and v only afterwards. The order is: first the moments, m = b1 m + (1 - b1) g and
@@ -330,9 +324,11 @@ Your `train_step` returns the loss as a tensor. The lesson asks for a Python flo
 and plots want plain numbers, and a tensor would keep its autograd graph alive): return
 `loss.item()`.""")
 def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
-    loss, grads = _grads(params, ids, n_heads)
+    leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
+    loss = next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)
+    grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
     new_params, new_state = adamw_step(params, grads, state, lr, betas, eps, weight_decay)
-    return loss.detach(), new_params, new_state
+    return loss, new_params, new_state
 
 
 @mistake("no-requires-grad", hint=2, message="""\
