@@ -157,15 +157,28 @@ def _rotate(x, angles):
 
 
 @mistake("float32-frequencies", hint=2, message="""\
-Your frequencies (or angles) are float32, as in code that builds `inv_freq` with `.float()` or
-`np.float32`. At a position of a few thousand the angle of the fastest pair is thousands of radians,
-and float32's 7 digits leave it off by about a thousandth of a radian, which shows in the result.
-Keep inv_freq and the angles in float64: `theta ** (-2.0 * np.arange(d // 2) / d)`.""")
+Your frequencies are float32, as in code that builds `inv_freq` from `np.arange(..., dtype=np.float32)`
+or with `.float()`. At a position of a few thousand the angle of the fastest pair is thousands of
+radians, and float32's 7 digits leave the frequencies off enough to move it by about a thousandth of a
+radian, which shows in the result. Keep inv_freq and the angles in float64:
+`theta ** (-2.0 * np.arange(d // 2) / d)`.""")
 def rope(x, positions, theta=10000.0):
     d = x.shape[-1]
     inv_freq = (theta ** (-2.0 * np.arange(d // 2) / d)).astype(np.float32)
-    angles = np.asarray(positions).astype(np.float32)[:, None] * inv_freq[None, :]
-    return _rotate(x, angles.astype(np.float64))
+    return _rotate(x, np.asarray(positions)[:, None] * inv_freq[None, :])
+
+
+@mistake("float32-angles", hint=2, message="""\
+Your angles are float32 (cast with `.astype(np.float32)`, or built from float32 positions and
+frequencies), so their cosines and sines are float32 too. At a position of a few thousand the angle
+of the fastest pair is thousands of radians, and float32 keeps it only to about a thousandth of a
+radian. Keep the angles, and their cos and sin, in float64.""")
+def rope(x, positions, theta=10000.0):
+    angles = _angles(x, positions, theta).astype(np.float32)
+    d = x.shape[-1]
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
 
 
 @mistake("integer-division-exponent", hint=2, message="""\
@@ -226,3 +239,13 @@ def rope(x, positions, theta=10000.0):
     x[..., :half] = x[..., :half] * cos - x[..., half:] * sin
     x[..., half:] = x[..., half:] * cos + x[..., :half] * sin
     return x
+
+
+@mistake("integer-division-all-ones", hint=2, message="""\
+Your exponent uses integer division, as in `np.arange(0, d, 2) // d` (or `2 * i // d`): 2i is always
+below d, so the exponent rounds to 0 and every pair turns at one radian per position, like the first.
+Use true division, `/`: `theta ** (-2.0 * np.arange(d // 2) / d)`.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = 1.0 / theta ** (np.arange(0, d, 2) // d)
+    return _rotate(x, np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :])

@@ -205,3 +205,14 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     k = rope(split_heads(x @ Wq, n_heads), positions, theta)
     v = split_heads(x @ Wv, n_heads)
     return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("positions-none-passed-on", hint=3, message="""\
+When positions are left out you pass None on to `rope`, which needs an array of positions and
+fails. None only means "the usual positions": replace it first,
+`if positions is None: positions = np.arange(x.shape[-2])`.""")
+def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
+    q = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    k = rope(split_heads(x @ Wk, n_heads), positions, theta)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo

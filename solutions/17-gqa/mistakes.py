@@ -196,3 +196,14 @@ def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
     k = split_heads(np.repeat(x @ Wk, g, axis=-1), n_heads)
     v = split_heads(np.repeat(x @ Wv, g, axis=-1), n_heads)
     return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("values-from-wk", hint=1, message="""\
+Your values are made with Wk (a copy-paste of the key line), so every head averages keys instead
+of values. Each projection has its own weight: `v = split_heads(x @ Wv, n_kv_heads)`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    g = n_heads // n_kv_heads
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-3)
+    v = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-3)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
