@@ -338,3 +338,46 @@ decoding picks one token, the first of the tied maxima (`np.argmax(logits, axis=
 row.""")
 def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     return pipeline(logits, max(temperature, 1e-8), top_k, top_p)
+
+
+@mistake("never-renormalised", hint=1, message="""\
+You remove tokens by zeroing their probabilities in the softmax of all the tokens, and never
+renormalise: after top-k the row sums to less than 1, top-p then adds up those shrunken
+probabilities, and the result does not sum to 1 either. After each filter the survivors share all of
+the probability: set the removed logits to -inf and take the softmax again (or divide by the total)
+before top-p, and at the end.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    probs = stable_softmax(z)
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        probs = np.where(z >= np.sort(z, axis=-1)[..., -k, None], probs, 0.0)
+    if top_p is not None:
+        desc = -np.sort(-probs, axis=-1)
+        before = np.cumsum(desc, axis=-1) - desc
+        n_keep = np.sum(before < top_p, axis=-1, keepdims=True)
+        probs = np.where(probs >= np.take_along_axis(desc, n_keep - 1, axis=-1), probs, 0.0)
+    return probs
+
+
+@mistake("top-k-drops-ties-keeps-last", hint=2, message="""\
+You keep exactly k tokens, the last k of an increasing argsort (`np.argsort(z)[..., -k:]`), so when
+the k-th largest logit is tied with the next one, one of the tied tokens is dropped (here the one
+with the smaller index). The lesson keeps every token tied with the k-th: compare with a threshold,
+`z >= np.sort(z, axis=-1)[..., -k, None]`.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        idx = np.argsort(z, axis=-1, kind="stable")[..., -k:]
+        exact = np.zeros(z.shape, dtype=bool)
+        np.put_along_axis(exact, idx, True, axis=-1)
+        z = np.where(exact, z, -np.inf)
+    probs = stable_softmax(z)
+    if top_p is not None:
+        probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
+    return probs

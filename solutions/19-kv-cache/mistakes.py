@@ -235,3 +235,47 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     if cache is not None:
         k, v = np.concatenate([cache["k"], k], axis=-2), np.concatenate([cache["k"], v], axis=-2)
     return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("concatenate-axis-1", hint=2, message="""\
+You join the cached and new keys along axis 1. That is the time axis only when the arrays are
+(H, T, D/H), with no batch axis; with one, axis 1 is the head axis, and you stack heads instead of
+tokens. Count from the end, where the time axis always is: `np.concatenate([cache["k"], k],
+axis=-2)`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v, axis=1)
+    return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("no-mask", hint=2, message="""\
+Your attention has no causal mask: every new token sees every key, including the new tokens after
+it. With a single new token that is harmless (it may see all the past), but a prefill or a chunk of
+several tokens must hide the later ones: `np.where(causal_mask(T_new, T_past + T_new), scores,
+-np.inf)` before the softmax.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo, mask="none"), {"k": k, "v": v}
+
+
+@mistake("no-output-projection", hint=3, message="""\
+You return the merged heads without the output projection Wo. As in lesson 08, attention ends by
+mixing the heads: `merge_heads(softmax(scores) @ v) @ Wo`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, np.eye(x_new.shape[-1])), {"k": k, "v": v}
+
+
+@mistake("float32-arithmetic", hint=1, message="""\
+Your answers are float32: somewhere the inputs, the cache or the weights were converted (or a
+float32 array started the computation), and float32 keeps only about 7 significant digits. The lesson
+computes in float64: keep every array float64, the cache included.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    f = lambda a: np.asarray(a, dtype=np.float32)
+    x_new, Wq, Wk, Wv, Wo = map(f, (x_new, Wq, Wk, Wv, Wo))
+    cache = None if cache is None else {"k": f(cache["k"]), "v": f(cache["v"])}
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo), {"k": k, "v": v}

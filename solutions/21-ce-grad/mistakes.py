@@ -221,3 +221,27 @@ axis=-1, keepdims=True)`.""")
 def ce_loss_and_grad(logits, targets, ignore_index=-100):
     logits -= np.max(logits, axis=-1, keepdims=True)
     return variant(logits, targets, ignore_index)
+
+
+@mistake("sum-not-mean", hint=1, message="""\
+Your loss is the SUM of the kept rows' losses, and your gradient, consistently, is that of the sum
+(softmax - one_hot, not divided). Both are right for a sum, but cross-entropy here is the mean over
+the kept rows: divide the loss and the gradient by the number of kept rows, `keep.sum()`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    return variant(logits, targets, ignore_index, divide_loss="none", divide_grad="none")
+
+
+@mistake("ignore-index-hardcoded-indexed", hint=2, message="""\
+You always ignore the target -100, whatever `ignore_index` says, so with `ignore_index=-1` the rows
+marked -1 are scored as if their class were -1, which numpy reads as the LAST class (an index that
+counts from the end), in the loss and in the gradient. Use the argument:
+`keep = targets != ignore_index`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    n = logits.shape[0]
+    keep = targets != -100
+    safe = np.where(keep, targets, 0)
+    log_probs = log_softmax(logits)
+    loss = -np.sum(np.where(keep, log_probs[np.arange(n), safe], 0.0)) / np.sum(keep)
+    grad = np.exp(log_probs)
+    grad[np.arange(n), safe] -= 1.0
+    return float(loss), grad * keep[:, None] / np.sum(keep)
