@@ -427,3 +427,23 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
         if eos_id is not None and next_id == eos_id:
             break
     return ids
+
+
+@mistake("argmax-flat-index", hint=2, message="""\
+You call `torch.argmax(logits)` without `dim`: it flattens the (B, V) table and returns ONE index,
+a 0-d tensor, so `next_id[:, None]` fails ("too many indices for tensor of dimension 0"), and where
+it is broadcast to every row instead, the flat index can exceed the vocabulary (an IndexError in the
+model). Take the argmax of each row over the vocabulary: `torch.argmax(logits, dim=-1)`, shape (B,).""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits)
+        else:
+            next_id = choose(logits, step, temperature, uniforms)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids

@@ -245,3 +245,16 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     grad = np.exp(log_probs)
     grad[np.arange(n), safe] -= 1.0
     return float(loss), grad * keep[:, None] / np.sum(keep)
+
+
+@mistake("grad-softmax-over-the-batch", hint=3, message="""\
+Your loss is right, but the softmax in your gradient runs down the columns (`softmax(logits,
+axis=0)`), over the examples of the batch, instead of along each row, over the classes. Each
+example's gradient is its own row's probabilities minus its one-hot: `softmax(logits, axis=-1)`, or
+`np.exp(log_probs)`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    loss, _ = variant(logits, targets, ignore_index)
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    one_hot = np.arange(logits.shape[1]) == safe[:, None]
+    return loss, (np.exp(log_softmax(logits, axis=0)) - one_hot) * keep[:, None] / np.sum(keep)
