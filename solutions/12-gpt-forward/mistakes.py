@@ -349,9 +349,10 @@ def mlp(x, params, prefix):
 
 
 @mistake("head-not-transposed", hint=1, message="""\
-Your last line stops on a shape error: the tied head multiplies by wte as stored, (V, D), where the
-stream is (B, T, D). Token j's logit is the dot product with row j of wte, so the head is
-`ln_f(x) @ wte.T`, giving (B, T, V).""")
+Your code stops on a shape error in every case, even the one with no blocks, where only the
+embeddings, ln_f and the head run: the usual cause is a tied head that multiplies by wte as stored,
+(V, D), where the stream is (B, T, D). Token j's logit is the dot product with row j of wte, so the
+head is `ln_f(x) @ wte.T`, giving (B, T, V).""")
 def gpt_forward(ids, params, n_heads):
     wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
     x = wte[ids] + wpe[torch.arange(ids.shape[1])]

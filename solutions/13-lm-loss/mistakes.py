@@ -270,3 +270,16 @@ target; the first token is never a target: `logits[:, :-1]` against `ids[:, 1:]`
 def lm_loss(logits, ids, ignore_index=-100):
     nll, keep = target_losses(logits[:, 1:], ids[:, 1:], ignore_index)
     return nll[keep].sum() / keep.sum()
+
+
+@mistake("mask-from-inputs-clamped", hint=1, message="""\
+You build the mask from `ids[:, :-1]`, the tokens the logits were computed FROM, instead of from
+the targets `ids[:, 1:]` (and make the targets valid with a clamp). The mask is then one step out of
+line: it drops the prediction made from a padding token and keeps the one whose target is padding.
+`ignore_index` marks targets: `keep = ids[:, 1:] != ignore_index`.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    scores, targets = logits[:, :-1], ids[:, 1:]
+    keep = ids[:, :-1] != ignore_index
+    safe = targets.clamp(min=0)
+    nll = stable_lse(scores) - scores.gather(-1, safe.unsqueeze(-1)).squeeze(-1)
+    return nll[keep].sum() / keep.sum()

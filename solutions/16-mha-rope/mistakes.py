@@ -161,9 +161,9 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
 
 
 @mistake("default-positions-from-first-axis", hint=3, message="""\
-When positions are left out you count them along the first axis of x (`np.arange(len(x))` or
-`x.shape[0]`), which is the batch axis as soon as x has one. The tokens sit on the second-to-last
-axis: `np.arange(x.shape[-2])`.""")
+When positions are left out you count them along another axis than the tokens' (with
+`np.arange(len(x))` or `x.shape[0]` that is the batch axis as soon as x has one). The tokens sit on
+the second-to-last axis: `np.arange(x.shape[-2])`.""")
 def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     positions = np.arange(len(x)) if positions is None else positions
     q = rope(split_heads(x @ Wq, n_heads), positions, theta)

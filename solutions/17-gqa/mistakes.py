@@ -153,9 +153,9 @@ def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
 
 
 @mistake("values-not-repeated", hint=2, message="""\
-You repeat the key heads for every query head but not the value heads, so the attention weights of
-H heads meet only n_kv_heads heads of values. The values are shared exactly as the keys are:
-`v = np.repeat(v, n_heads // n_kv_heads, axis=-3)` too.""")
+You repeat one of k and v for every query head but not the other (usually the values), so
+H query heads meet only n_kv_heads heads of it and numpy cannot broadcast the two. Keys and values
+are shared alike: `k = np.repeat(k, n_heads // n_kv_heads, axis=-3)` and the same for v.""")
 def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
     q = split_heads(x @ Wq, n_heads)
     k = np.repeat(split_heads(x @ Wk, n_kv_heads), n_heads // n_kv_heads, axis=-3)
@@ -206,4 +206,17 @@ def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
     q = split_heads(x @ Wq, n_heads)
     k = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-3)
     v = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-3)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("repeat-on-time-axis", hint=2, message="""\
+You repeat the key/value heads along the time axis (`axis=-2`, or axis 1 of (H, T, hd)), which
+copies every token g times instead of every head, so the number of key/value heads still does not
+match the query heads (and with a single key/value head the tokens are counted several times). The
+heads of (..., H, T, hd) are on axis -3: `np.repeat(k, n_heads // n_kv_heads, axis=-3)`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    g = n_heads // n_kv_heads
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-2)
+    v = np.repeat(split_heads(x @ Wv, n_kv_heads), g, axis=-2)
     return merge_heads(causal_attention(q, k, v)) @ Wo

@@ -263,10 +263,10 @@ def sample(probs, u):
 
 
 @mistake("u-not-broadcast", hint=2, message="""\
-Your `sample` compares the CDF with u as it is, `cdf <= u`. For a batch, u holds one number per row,
-shape (...), while the CDF is (..., V): the shapes do not line up, so numpy either refuses to
-broadcast them or pairs the wrong numbers. Give u a last axis of size 1 first:
-`cdf <= np.asarray(u)[..., None]`.""")
+For a batch, your `sample` compares the CDF with u without a last axis of size 1 for u (or with
+one in the wrong place, such as `u[:, None]` when u has two axes). u holds one number per row,
+shape (...), while the CDF is (..., V): the shapes do not line up, so numpy refuses to broadcast
+them or pairs the wrong numbers. Add the axis at the end: `cdf <= np.asarray(u)[..., None]`.""")
 def sample(probs, u):
     cdf = np.cumsum(probs, axis=-1)
     index = np.sum(cdf <= np.asarray(u), axis=-1)
