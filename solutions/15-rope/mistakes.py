@@ -249,3 +249,18 @@ def rope(x, positions, theta=10000.0):
     d = x.shape[-1]
     inv_freq = 1.0 / theta ** (np.arange(0, d, 2) // d)
     return _rotate(x, np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :])
+
+
+@mistake("float32-throughout-angles", hint=2, message="""\
+Your angles are computed in float32 from start to end, as in code translated from PyTorch's
+`inv_freq = 1.0 / theta ** (torch.arange(0, d, 2).float() / d)` and `positions.float()`: float32
+frequencies, float32 positions, a float32 product and float32 cos and sin. At a position of a few
+thousand the angle of the fastest pair is thousands of radians, and float32 keeps it only to about a
+thousandth of a radian. Keep the frequencies, the angles and their cos and sin in float64.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = 1.0 / theta ** (np.arange(0, d, 2).astype(np.float32) / d)
+    angles = np.outer(np.asarray(positions).astype(np.float32), inv_freq)
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)

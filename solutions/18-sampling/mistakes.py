@@ -381,3 +381,24 @@ def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     if top_p is not None:
         probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
     return probs
+
+
+@mistake("top-k-argpartition", hint=2, message="""\
+You keep exactly k tokens with `np.argpartition`, so when the k-th largest logit is tied with the
+next one, one of the tied tokens is dropped, and which one depends on how the partition happens to
+order them. The lesson keeps every token tied with the k-th: compare with a threshold,
+`z >= np.sort(z, axis=-1)[..., -k, None]`.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        idx = np.argpartition(-z, k - 1, axis=-1)[..., :k]
+        exact = np.zeros(z.shape, dtype=bool)
+        np.put_along_axis(exact, idx, True, axis=-1)
+        z = np.where(exact, z, -np.inf)
+    probs = stable_softmax(z)
+    if top_p is not None:
+        probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
+    return probs
