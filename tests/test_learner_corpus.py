@@ -15,12 +15,7 @@ from grader.lessons import lesson, roadmap
 CORPUS = ROOT / "tests" / "learners"
 
 # "NN/file.py": why the grader's verdict is wrong for it.
-KNOWN = {
-    "18/wrong_sample_numpy_int.py": "sample returns a numpy integer for a single row; the lesson asks for a "
-                                    "Python int and no case checks the type",
-    "20/wrong_sample_cdf_ge.py": "picks the first token with cdf >= u instead of cdf > u; no case puts a "
-                                 "uniform exactly on a CDF boundary",
-}
+KNOWN = {}
 
 
 def _answers():

@@ -270,3 +270,135 @@ def gpt_forward(ids, params, n_heads):
         x = block(x, params, f"transformer.h.{i}.", n_heads)
     x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
     return x @ wte.T
+
+
+
+@mistake("ln-1-for-both", hint=3, message="""\
+Your MLP reads the stream normalised with ln_1, the attention's layer norm, instead of its own ln_2
+(a copy-paste of the attention line). Each sub-layer has its own layer norm with its own gain and
+bias: `x = x + attn(ln_1(x))`, then `x = x + mlp(ln_2(x))`.""")
+def block(x, params, prefix, n_heads):
+    ln1 = lambda t: layer_norm(t, params[prefix + "ln_1.weight"], params[prefix + "ln_1.bias"])
+    x = x + causal_self_attention(ln1(x), params, prefix, n_heads)
+    return x + mlp(ln1(x), params, prefix)
+
+
+@mistake("no-residual", hint=1, message="""\
+Your block replaces the stream with each sub-layer's output (`x = attn(ln_1(x))`) instead of adding
+that output to it. The residual connection is the `x +`: `x = x + attn(ln_1(x))`, then
+`x = x + mlp(ln_2(x))`, so the stream keeps what the embeddings and earlier blocks wrote.""")
+def block(x, params, prefix, n_heads):
+    x = causal_self_attention(layer_norm(x, params[prefix + "ln_1.weight"], params[prefix + "ln_1.bias"]),
+                              params, prefix, n_heads)
+    return mlp(layer_norm(x, params[prefix + "ln_2.weight"], params[prefix + "ln_2.bias"]), params, prefix)
+
+
+@mistake("no-attention-scale", hint=2, message="""\
+Your attention scores are the plain dot products q . k, not divided by sqrt(hs). Without the scale
+the scores grow with the head size and the softmax is too sharp. Divide by sqrt(hs), the head size
+D / H (`F.scaled_dot_product_attention` does it for you).""")
+def causal_self_attention(x, params, prefix, n_heads):
+    B, T, D = x.shape
+    q, k, v = (_heads(t, n_heads) for t in _qkv(x, params, prefix).split(D, dim=-1))
+    scores = q @ k.transpose(-2, -1)
+    allowed = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
+    return _project(_merge(weights @ v), params, prefix)
+
+
+@mistake("mask-hides-self", hint=2, message="""\
+Your causal mask also hides the diagonal, so a token cannot see itself, and the first token sees no
+key at all: its softmax is over nothing but -inf, which gives NaN. Hide only the keys after the
+query: `torch.triu(ones, diagonal=1)` (or keep `torch.tril(ones)`, diagonal included).""")
+def causal_self_attention(x, params, prefix, n_heads):
+    B, T, D = x.shape
+    q, k, v = (_heads(t, n_heads) for t in _qkv(x, params, prefix).split(D, dim=-1))
+    scores = q @ k.transpose(-2, -1) / math.sqrt(D // n_heads)
+    hidden = torch.triu(torch.ones(T, T, dtype=torch.bool))
+    weights = torch.softmax(scores.masked_fill(hidden, float("-inf")), dim=-1)
+    return _project(_merge(weights @ v), params, prefix)
+
+
+@mistake("heads-without-transpose", hint=2, message="""\
+You cut the queries, keys and values into heads with a single reshape to (B, H, T, hs). A reshape
+reads the numbers in memory order, so each "head" gets pieces of several tokens. A head owns columns
+h*hs .. (h+1)*hs - 1 of every token: reshape to (B, T, H, hs) first, then `.transpose(1, 2)`.""")
+def causal_self_attention(x, params, prefix, n_heads):
+    B, T, D = x.shape
+    q, k, v = (t.reshape(B, n_heads, T, D // n_heads) for t in _qkv(x, params, prefix).split(D, dim=-1))
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return _project(y.reshape(B, T, D), params, prefix)
+
+
+@mistake("relu-mlp", hint=3, message="""\
+Your MLP uses ReLU. GPT-2's MLP uses GELU, in its tanh form: call the given `gelu` on the c_fc output
+(ReLU was the original Transformer's choice, not GPT-2's).""")
+def mlp(x, params, prefix):
+    h = torch.relu(x @ params[prefix + "mlp.c_fc.weight"] + params[prefix + "mlp.c_fc.bias"])
+    return h @ params[prefix + "mlp.c_proj.weight"] + params[prefix + "mlp.c_proj.bias"]
+
+
+@mistake("gelu-sigmoid", hint=3, message="""\
+Your MLP uses the sigmoid approximation of GELU, `z * sigmoid(1.702 z)`. GPT-2 uses the tanh form,
+`0.5 z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3)))`, the `gelu` given at the top of your file; the two
+differ by up to about 0.02.""")
+def mlp(x, params, prefix):
+    z = x @ params[prefix + "mlp.c_fc.weight"] + params[prefix + "mlp.c_fc.bias"]
+    return (z * torch.sigmoid(1.702 * z)) @ params[prefix + "mlp.c_proj.weight"] \
+        + params[prefix + "mlp.c_proj.bias"]
+
+
+@mistake("head-not-transposed", hint=1, message="""\
+Your code stops on a shape error in every case, even the one with no blocks, where only the
+embeddings, ln_f and the head run: the usual cause is a tied head that multiplies by wte as stored,
+(V, D), where the stream is (B, T, D). Token j's logit is the dot product with row j of wte, so the
+head is `ln_f(x) @ wte.T`, giving (B, T, V).""")
+def gpt_forward(ids, params, n_heads):
+    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
+    x = wte[ids] + wpe[torch.arange(ids.shape[1])]
+    n_layers = sum(1 for name in params if name.endswith(".ln_1.weight"))
+    for i in range(n_layers):
+        x = block(x, params, f"transformer.h.{i}.", n_heads)
+    x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
+    return x @ wte
+
+
+@mistake("positions-from-one", hint=1, message="""\
+You take the position rows from 1 to T (`wpe[1:T+1]`). Positions count from 0: the first token gets
+row 0 of wpe, so the rows are `wpe[:T]` (or `wpe[torch.arange(T)]`).""")
+def gpt_forward(ids, params, n_heads):
+    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
+    T = ids.shape[1]
+    x = wte[ids] + wpe[1:T + 1]
+    n_layers = sum(1 for name in params if name.endswith(".ln_1.weight"))
+    for i in range(n_layers):
+        x = block(x, params, f"transformer.h.{i}.", n_heads)
+    x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
+    return x @ wte.T
+
+
+@mistake("blocks-never-run", hint=1, message="""\
+Your model never runs its blocks: the logits are those of the embeddings, ln_f and the head alone,
+so only the case with no blocks passes. Usually the count of blocks comes out 0, for instance from
+names that start with "h." (they start with "transformer.h."). Count the "transformer.h.{i}." groups
+in the dict, e.g. the names that end with ".ln_1.weight".""")
+def gpt_forward(ids, params, n_heads):
+    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
+    x = wte[ids] + wpe[torch.arange(ids.shape[1])]
+    x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
+    return x @ wte.T
+
+
+@mistake("too-many-blocks", hint=1, message="""\
+Your code stops on a KeyError for a block the dict does not hold: it counts more blocks than there
+are. A count of names that contain, say, "ln_1" finds two per block (the weight and the bias), and a
+hard-coded 12 is GPT-2 small's count, not this dict's. Count one name per block, e.g. those ending
+with ".ln_1.weight".""")
+def gpt_forward(ids, params, n_heads):
+    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
+    x = wte[ids] + wpe[torch.arange(ids.shape[1])]
+    n_layers = sum(1 for name in params if ".ln_1." in name)
+    for i in range(n_layers):
+        x = block(x, params, f"transformer.h.{i}.", n_heads)
+    x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
+    return x @ wte.T

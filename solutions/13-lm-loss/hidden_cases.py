@@ -87,3 +87,15 @@ def cases(rng):
     yield case("targets far below the best", loss(logits, ids),
                probe="ordinary logits, but some targets score over 1000 below the best token of "
                      "their row: their probability, below e^-1000, is stored as 0, so the loss must come from log-sum-exp", hint=2)
+
+    ids = random_ids(rng, 2, 6, 7)
+    ids[0, 2], ids[1, 4:] = -1, -1
+    yield case("ignore_index=-1", loss(random_logits(rng, 2, 6, 7), ids, ignore_index=-1),
+               probe="ignore_index=-1 (nanoGPT's choice): targets equal to -1 are skipped; no -100 "
+                     "anywhere", hint=1)
+
+    logits, ids = random_logits(rng, 3, 5, 6), random_ids(rng, 3, 5, 6)
+    logits[1, 2] -= 2000.0     # one position whose every logit sits 2000 below the rest of the batch
+    yield case("one position far below the others", loss(logits, ids),
+               probe="ordinary logits, except at one position where all 6 are about 2000 lower: "
+                     "the maximum taken out must be that row's own, not the batch's", hint=2)

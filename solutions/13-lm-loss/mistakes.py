@@ -193,3 +193,93 @@ Return the 0-d tensor itself.""")
 def lm_loss(logits, ids, ignore_index=-100):
     nll, keep = target_losses(logits[:, :-1], ids[:, 1:], ignore_index)
     return (nll[keep].sum() / keep.sum()).item()
+
+
+@mistake("no-minus-sign", hint=2, message="""\
+Your loss has the wrong sign: you return the mean log-probability of the targets, which is negative,
+instead of the negative log-likelihood. The loss of one target is log-sum-exp of its row minus the
+target's logit, `lse - picked`, a positive number that falls as the model improves.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    nll, keep = target_losses(logits[:, :-1], ids[:, 1:], ignore_index)
+    return -nll[keep].sum() / keep.sum()
+
+
+@mistake("maximum-not-added-back", hint=2, message="""\
+You take each row's maximum out before the exponentials but never add it back:
+`log(sum(exp(z - m)))` is log-sum-exp of z MINUS m. The stable form is
+`m + log(sum(exp(z - m)))`.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    scores, targets = logits[:, :-1], ids[:, 1:]
+    keep = targets != ignore_index
+    safe = torch.where(keep, targets, torch.zeros_like(targets))
+    top = scores.max(dim=-1, keepdim=True).values
+    lse = torch.log(torch.exp(scores - top).sum(dim=-1))
+    nll = lse - scores.gather(-1, safe.unsqueeze(-1)).squeeze(-1)
+    return nll[keep].sum() / keep.sum()
+
+
+@mistake("batch-maximum", hint=2, message="""\
+You take out one maximum for the whole batch (`logits.max()`) instead of each row's own. That is
+right on paper, but a position whose logits all sit far below the batch's maximum gets
+exp(z - m) = 0 for every entry, log(0) = -inf, and the loss breaks. Take the maximum over the last
+axis, `scores.max(dim=-1, keepdim=True)`, so every row has an exponential equal to 1.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    scores, targets = logits[:, :-1], ids[:, 1:]
+    keep = targets != ignore_index
+    safe = torch.where(keep, targets, torch.zeros_like(targets))
+    top = scores.max()
+    lse = top + torch.log(torch.exp(scores - top).sum(dim=-1))
+    nll = lse - scores.gather(-1, safe.unsqueeze(-1)).squeeze(-1)
+    return nll[keep].sum() / keep.sum()
+
+
+@mistake("ignored-in-the-sum", hint=3, message="""\
+You divide by the number of kept targets but sum the loss of every target, the ignored ones
+included (scored as if their target were the stand-in id 0). Drop the ignored losses before
+summing: `nll[keep].sum() / keep.sum()`.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    nll, keep = target_losses(logits[:, :-1], ids[:, 1:], ignore_index)
+    return nll.sum() / keep.sum()
+
+
+@mistake("keep-by-sign", hint=1, message="""\
+You decide which targets to skip by their sign (`targets >= 0`) instead of comparing them with
+`ignore_index`. That fits -100 and -1, but not a padding token with a real id such as 0, which must
+be skipped too. Use `keep = targets != ignore_index`.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    scores, targets = logits[:, :-1], ids[:, 1:]
+    keep = targets >= 0
+    safe = torch.where(keep, targets, torch.zeros_like(targets))
+    nll = stable_lse(scores) - scores.gather(-1, safe.unsqueeze(-1)).squeeze(-1)
+    return nll[keep].sum() / keep.sum()
+
+
+@mistake("shifted-twice", hint=1, message="""\
+You shift twice: the logits at position t end up scored against ids[t + 2]. Shift once, in one
+place: `logits[:, :-1]` against `ids[:, 1:]` (if you cut `targets = ids[:, 1:]` first, do not cut
+it again).""")
+def lm_loss(logits, ids, ignore_index=-100):
+    nll, keep = target_losses(logits[:, :-2], ids[:, 2:], ignore_index)
+    return nll[keep].sum() / keep.sum()
+
+
+@mistake("both-cut-at-the-front", hint=1, message="""\
+You drop the first position from both the logits and the ids (`logits[:, 1:]` with `ids[:, 1:]`), so
+each position is scored against the token it was given, not the next one. The last position has no
+target; the first token is never a target: `logits[:, :-1]` against `ids[:, 1:]`.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    nll, keep = target_losses(logits[:, 1:], ids[:, 1:], ignore_index)
+    return nll[keep].sum() / keep.sum()
+
+
+@mistake("mask-from-inputs-clamped", hint=1, message="""\
+You build the mask from `ids[:, :-1]`, the tokens the logits were computed FROM, instead of from
+the targets `ids[:, 1:]` (and make the targets valid with a clamp). The mask is then one step out of
+line: it drops the prediction made from a padding token and keeps the one whose target is padding.
+`ignore_index` marks targets: `keep = ids[:, 1:] != ignore_index`.""")
+def lm_loss(logits, ids, ignore_index=-100):
+    scores, targets = logits[:, :-1], ids[:, 1:]
+    keep = ids[:, :-1] != ignore_index
+    safe = targets.clamp(min=0)
+    nll = stable_lse(scores) - scores.gather(-1, safe.unsqueeze(-1)).squeeze(-1)
+    return nll[keep].sum() / keep.sum()

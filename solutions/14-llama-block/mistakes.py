@@ -102,3 +102,54 @@ and only then chooses, so the unsafe one still overflows at z = +-1000. Use the 
 sigmoid(z) = 0.5 * (1 + tanh(z / 2)) from lesson 04, which is safe everywhere.""")
 def silu(z):
     return z * np.where(z >= 0, 1.0 / (1.0 + np.exp(-z)), np.exp(z) / (1.0 + np.exp(z)))
+
+
+@mistake("missing-attention-residual", hint=1, message="""\
+Your first line sets h to the attention output alone, `h = mha_forward(rmsnorm(x), ...)`, without
+adding it to x, so the stream x is thrown away. The residual connection adds the sub-layer's output
+to the stream: `h = x + mha_forward(rmsnorm(x, p["norm1"]), ...)`.""")
+def transformer_block(x, p, n_heads):
+    h = mha_forward(rmsnorm(x, p["norm1"]), p["Wq"], p["Wk"], p["Wv"], p["Wo"], n_heads)
+    return h + swiglu_mlp(rmsnorm(h, p["norm2"]), p["W1"], p["W3"], p["W2"])
+
+
+@mistake("gains-swapped", hint=3, message="""\
+You use `p["norm2"]` in front of attention and `p["norm1"]` in front of the MLP. The gains belong to
+their sub-layers in order: norm1 for the attention sub-layer (the first line), norm2 for the MLP
+sub-layer (the second).""")
+def transformer_block(x, p, n_heads):
+    h = x + mha_forward(rmsnorm(x, p["norm2"]), p["Wq"], p["Wk"], p["Wv"], p["Wo"], n_heads)
+    return h + swiglu_mlp(rmsnorm(h, p["norm1"]), p["W1"], p["W3"], p["W2"])
+
+
+@mistake("no-gate-branch", hint=2, message="""\
+Your MLP is `silu(u @ W1) @ W2`: the second branch, `u @ W3`, is missing, so this is a plain MLP, not
+SwiGLU. The SiLU branch is multiplied entry by entry by the linear branch before narrowing:
+`(silu(u @ W1) * (u @ W3)) @ W2`.""")
+def swiglu_mlp(u, W1, W3, W2):
+    return silu(u @ W1) @ W2
+
+
+@mistake("gelu-instead-of-silu", hint=2, message="""\
+Your activation is GELU (the tanh form of lesson 04, as in GPT-2), not SiLU. The two curves look
+alike but differ (GELU(1) is about 0.841, SiLU(1) about 0.731). LLaMA's MLP uses SiLU, z * sigmoid(z),
+with sigmoid(z) = 0.5 * (1 + tanh(z / 2)).""")
+def silu(z):
+    return 0.5 * z * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (z + 0.044715 * z ** 3)))
+
+
+@mistake("tanh-without-half", hint=2, message="""\
+Your sigmoid is `0.5 * (1 + tanh(z))`, without halving z inside the tanh: that is sigmoid(2z), not
+sigmoid(z). The identity is sigmoid(z) = 0.5 * (1 + tanh(z / 2)), so SiLU is
+`z * 0.5 * (1 + np.tanh(z / 2))`.""")
+def silu(z):
+    return z * 0.5 * (1.0 + np.tanh(z))
+
+
+@mistake("values-from-wk", hint=3, message="""\
+You pass `p["Wk"]` where `mha_forward` expects the value weight (a copy-paste slip in the call),
+so the values are computed with the key projection. Pass the four weights in the order the function
+takes them: `mha_forward(rmsnorm(x, p["norm1"]), p["Wq"], p["Wk"], p["Wv"], p["Wo"], n_heads)`.""")
+def transformer_block(x, p, n_heads):
+    h = x + mha_forward(rmsnorm(x, p["norm1"]), p["Wq"], p["Wk"], p["Wk"], p["Wo"], n_heads)
+    return h + swiglu_mlp(rmsnorm(h, p["norm2"]), p["W1"], p["W3"], p["W2"])

@@ -147,3 +147,120 @@ def _reference_rope(x, positions, theta):
     d = x.shape[-1]
     x1, x2 = x[..., : d // 2], x[..., d // 2:]
     return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+def _rotate(x, angles):
+    d = x.shape[-1]
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+@mistake("float32-frequencies", hint=2, message="""\
+Your frequencies are float32, as in code that builds `inv_freq` from `np.arange(..., dtype=np.float32)`
+or with `.float()`. At a position of a few thousand the angle of the fastest pair is thousands of
+radians, and float32's 7 digits leave the frequencies off enough to move it by about a thousandth of a
+radian, which shows in the result. Keep inv_freq and the angles in float64:
+`theta ** (-2.0 * np.arange(d // 2) / d)`.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = (theta ** (-2.0 * np.arange(d // 2) / d)).astype(np.float32)
+    return _rotate(x, np.asarray(positions)[:, None] * inv_freq[None, :])
+
+
+@mistake("float32-angles", hint=2, message="""\
+Your angles are float32 (cast with `.astype(np.float32)`, or built from float32 positions and
+frequencies), so their cosines and sines are float32 too. At a position of a few thousand the angle
+of the fastest pair is thousands of radians, and float32 keeps it only to about a thousandth of a
+radian. Keep the angles, and their cos and sin, in float64.""")
+def rope(x, positions, theta=10000.0):
+    angles = _angles(x, positions, theta).astype(np.float32)
+    d = x.shape[-1]
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+@mistake("integer-division-exponent", hint=2, message="""\
+Your exponent uses integer division, `-2 * np.arange(d // 2) // d`, which rounds -2i/d down to a
+whole number: 0 for the first pair and -1 for every other, so all pairs but the first turn at the
+same 1/theta. Use true division: `theta ** (-2.0 * np.arange(d // 2) / d)`.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = theta ** (-2 * np.arange(d // 2) // d)
+    return _rotate(x, np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :])
+
+
+@mistake("exponent-doubled", hint=2, message="""\
+Your exponent counts in steps of 2 twice: `np.arange(0, d, 2)` already gives 2i, and you multiply by
+2 again, so pair i turns at theta ** (-4i / d), far too slowly. Use either
+`theta ** (-np.arange(0, d, 2) / d)` or `theta ** (-2 * np.arange(d // 2) / d)`, not both.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = theta ** (-2.0 * np.arange(0, d, 2) / d)
+    return _rotate(x, np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :])
+
+
+@mistake("pairs-counted-from-1", hint=2, message="""\
+You number the pairs from 1 (`np.arange(1, d // 2 + 1)`), so even the first pair turns at
+theta ** (-2/d) instead of one radian per position. Pairs are numbered i = 0 .. d/2 - 1:
+`np.arange(d // 2)`.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = theta ** (-2.0 * np.arange(1, d // 2 + 1) / d)
+    return _rotate(x, np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :])
+
+
+@mistake("theta-ignored", hint=2, message="""\
+You use 10000 as the base whatever `theta` says. 10000 is only the default; models choose other
+bases (LLaMA 3 uses 500000). Use the argument: `theta ** (-2 * np.arange(d // 2) / d)`.""")
+def rope(x, positions, theta=10000.0):
+    return _rotate(x, _angles(x, positions, 10000.0))
+
+
+@mistake("angles-not-outer", hint=2, message="""\
+You multiply `positions * inv_freq` directly, which pairs position t with frequency t (and fails to
+broadcast when T differs from d/2). Every row needs every pair's angle: the outer product
+`positions[:, None] * inv_freq[None, :]`, a (T, d/2) table.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = theta ** (-2.0 * np.arange(d // 2) / d)
+    return _rotate(x, np.asarray(positions, dtype=np.float64) * inv_freq)
+
+
+@mistake("modifies-x", hint=3, message="""\
+You write the rotated halves back into `x` (`x[..., :half] = ...`), which changes the caller's array,
+and a half written first is then read again as if it were the original. Build a new array from the
+original halves: `np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)`.""")
+def rope(x, positions, theta=10000.0):
+    angles = _angles(x, positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    half = x.shape[-1] // 2
+    x[..., :half] = x[..., :half] * cos - x[..., half:] * sin
+    x[..., half:] = x[..., half:] * cos + x[..., :half] * sin
+    return x
+
+
+@mistake("integer-division-all-ones", hint=2, message="""\
+Your exponent uses integer division, as in `np.arange(0, d, 2) // d` (or `2 * i // d`): 2i is always
+below d, so the exponent rounds to 0 and every pair turns at one radian per position, like the first.
+Use true division, `/`: `theta ** (-2.0 * np.arange(d // 2) / d)`.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = 1.0 / theta ** (np.arange(0, d, 2) // d)
+    return _rotate(x, np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :])
+
+
+@mistake("float32-throughout-angles", hint=2, message="""\
+Your angles are computed in float32 from start to end, as in code translated from PyTorch's
+`inv_freq = 1.0 / theta ** (torch.arange(0, d, 2).float() / d)` and `positions.float()`: float32
+frequencies, float32 positions, a float32 product and float32 cos and sin. At a position of a few
+thousand the angle of the fastest pair is thousands of radians, and float32 keeps it only to about a
+thousandth of a radian. Keep the frequencies, the angles and their cos and sin in float64.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    inv_freq = 1.0 / theta ** (np.arange(0, d, 2).astype(np.float32) / d)
+    angles = np.outer(np.asarray(positions).astype(np.float32), inv_freq)
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)

@@ -145,3 +145,74 @@ def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
     k = split_heads(x @ Wk, n_heads)
     v = split_heads(x @ Wv, n_heads)
     return merge_heads(rope(causal_attention(q, k, v), positions, theta)) @ Wo
+
+
+@mistake("positions-truth-value", hint=3, message="""\
+Your code stops on "The truth value of an array with more than one element is ambiguous" whenever
+positions are given: `positions or np.arange(T)`, `if not positions:` and `if positions == None:`
+all ask numpy for the truth of a whole array. Test for the missing argument itself:
+`if positions is None: positions = np.arange(x.shape[-2])`.""")
+def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
+    positions = positions or np.arange(x.shape[-2])
+    q = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    k = rope(split_heads(x @ Wk, n_heads), positions, theta)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("default-positions-from-first-axis", hint=3, message="""\
+When positions are left out you count them along another axis than the tokens' (with
+`np.arange(len(x))` or `x.shape[0]` that is the batch axis as soon as x has one). The tokens sit on
+the second-to-last axis: `np.arange(x.shape[-2])`.""")
+def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
+    positions = np.arange(len(x)) if positions is None else positions
+    q = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    k = rope(split_heads(x @ Wk, n_heads), positions, theta)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("scaled-twice", hint=1, message="""\
+You divide the queries (or the scores) by sqrt(D/H) yourself and then call `causal_attention`, which
+divides by sqrt(D/H) again, so the scores are scaled twice. The given attention already does the
+scaling: pass it the rotated q and k as they are.""")
+def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
+    positions = _positions(x, positions)
+    q = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    k = rope(split_heads(x @ Wk, n_heads), positions, theta)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q / np.sqrt(q.shape[-1]), k, v)) @ Wo
+
+
+@mistake("no-output-projection", hint=3, message="""\
+You return the merged heads without the output projection. Multi-head attention ends, as in lesson
+08, by mixing the heads with Wo: `merge_heads(causal_attention(q, k, v)) @ Wo`.""")
+def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
+    positions = _positions(x, positions)
+    q = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    k = rope(split_heads(x @ Wk, n_heads), positions, theta)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v))
+
+
+@mistake("keys-from-wq", hint=2, message="""\
+Your keys are made with Wq (a copy-paste of the query line): every head then scores its queries
+against themselves. Each projection has its own weight: `k = rope(split_heads(x @ Wk, n_heads),
+positions, theta)`.""")
+def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
+    positions = _positions(x, positions)
+    q = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    k = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("positions-none-passed-on", hint=3, message="""\
+When positions are left out you pass None on to `rope`, which needs an array of positions and
+fails. None only means "the usual positions": replace it first,
+`if positions is None: positions = np.arange(x.shape[-2])`.""")
+def mha_rope_forward(x, Wq, Wk, Wv, Wo, n_heads, positions=None, theta=10000.0):
+    q = rope(split_heads(x @ Wq, n_heads), positions, theta)
+    k = rope(split_heads(x @ Wk, n_heads), positions, theta)
+    v = split_heads(x @ Wv, n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo

@@ -126,3 +126,97 @@ def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
     g = n_heads // n_kv_heads
     k, v = np.repeat(k, g, axis=-3), np.repeat(v, g, axis=-3)
     return merge_heads(causal_attention(q, k, v))
+
+
+@mistake("repeat-by-kv-count", hint=2, message="""\
+You repeat each key/value head n_kv_heads times instead of once per query head of its group,
+g = n_heads // n_kv_heads times, so the number of key/value heads no longer matches the number of
+query heads (it only happens to when the two counts agree). Use `np.repeat(k, n_heads // n_kv_heads,
+axis=-3)`, and the same for v.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), n_kv_heads, axis=-3)
+    v = np.repeat(split_heads(x @ Wv, n_kv_heads), n_kv_heads, axis=-3)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("group-size-inverted", hint=2, message="""\
+Your group size is `n_kv_heads // n_heads`, upside down: with fewer key/value heads than query heads
+it is 0, and repeating every head 0 times leaves no keys at all. The group size is
+`n_heads // n_kv_heads`, the number of query heads that share one key/value head.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    g = n_kv_heads // n_heads
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-3)
+    v = np.repeat(split_heads(x @ Wv, n_kv_heads), g, axis=-3)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("values-not-repeated", hint=2, message="""\
+You repeat one of k and v for every query head but not the other (usually the values), so
+H query heads meet only n_kv_heads heads of it and numpy cannot broadcast the two. Keys and values
+are shared alike: `k = np.repeat(k, n_heads // n_kv_heads, axis=-3)` and the same for v.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), n_heads // n_kv_heads, axis=-3)
+    v = split_heads(x @ Wv, n_kv_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("repeat-without-axis", hint=2, message="""\
+You call `np.repeat(k, g)` without an axis. Without one numpy flattens the array and repeats every
+single number, so k is no longer a stack of heads. Name the head axis, counted from the end:
+`np.repeat(k, n_heads // n_kv_heads, axis=-3)`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), n_heads // n_kv_heads)
+    v = np.repeat(split_heads(x @ Wv, n_kv_heads), n_heads // n_kv_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("repeat-on-axis-0", hint=2, message="""\
+You repeat the key/value heads along axis 0. That is the head axis only when x has no batch axis;
+with one (or more), axis 0 is the batch, and you repeat sequences instead of heads. Count the head
+axis from the end, where it always is: `np.repeat(k, n_heads // n_kv_heads, axis=-3)`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), n_heads // n_kv_heads, axis=0)
+    v = np.repeat(split_heads(x @ Wv, n_kv_heads), n_heads // n_kv_heads, axis=0)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("repeat-columns-before-split", hint=2, message="""\
+You repeat the columns of `x @ Wk` (and `x @ Wv`) before splitting into heads. `np.repeat` on the
+last axis copies every single column in place (c0, c0, c1, c1, ...), so a head ends up with
+duplicated pieces of one key head rather than the whole of it. Split first,
+`split_heads(x @ Wk, n_kv_heads)`, then repeat whole heads along the head axis, `axis=-3`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    g = n_heads // n_kv_heads
+    q = split_heads(x @ Wq, n_heads)
+    k = split_heads(np.repeat(x @ Wk, g, axis=-1), n_heads)
+    v = split_heads(np.repeat(x @ Wv, g, axis=-1), n_heads)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("values-from-wk", hint=1, message="""\
+Your values are made with Wk (a copy-paste of the key line), so every head averages keys instead
+of values. Each projection has its own weight: `v = split_heads(x @ Wv, n_kv_heads)`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    g = n_heads // n_kv_heads
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-3)
+    v = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-3)
+    return merge_heads(causal_attention(q, k, v)) @ Wo
+
+
+@mistake("repeat-on-time-axis", hint=2, message="""\
+You repeat the key/value heads along the time axis (`axis=-2`, or axis 1 of (H, T, hd)), which
+copies every token g times instead of every head, so the number of key/value heads still does not
+match the query heads (and with a single key/value head the tokens are counted several times). The
+heads of (..., H, T, hd) are on axis -3: `np.repeat(k, n_heads // n_kv_heads, axis=-3)`.""")
+def gqa_forward(x, Wq, Wk, Wv, Wo, n_heads, n_kv_heads):
+    g = n_heads // n_kv_heads
+    q = split_heads(x @ Wq, n_heads)
+    k = np.repeat(split_heads(x @ Wk, n_kv_heads), g, axis=-2)
+    v = np.repeat(split_heads(x @ Wv, n_kv_heads), g, axis=-2)
+    return merge_heads(causal_attention(q, k, v)) @ Wo

@@ -1,6 +1,7 @@
 """Hidden cases for lesson 18 (temperature, top-k and top-p, and inverse-CDF sampling)."""
 import numpy as np
 
+from grader.judge.compare import compare
 from grader.lessons.authoring import Spec, call, case
 
 SPEC = Spec(
@@ -67,6 +68,17 @@ def rows_sum_to_one(got, expected, calls):
         worst = np.unravel_index(np.argmax(np.abs(p - e)), e.shape)
         return (f"your rows sum to 1, but the values differ from the expected ones; the largest "
                 f"difference is at {list(map(int, worst))}: expected {e[worst]:.6g}, got {p[worst]:.6g}")
+    return None
+
+
+def python_int(got, expected, calls):
+    """One row gives the reference's token, as a Python int (not a numpy integer or a 0-d array)."""
+    problem = compare(expected[0], got[0], 1e-6, 1e-9)
+    if problem:
+        return problem
+    if type(got[0]) is not int:
+        return (f"for a single row, sample returns a Python int; yours is the right token but a "
+                f"{type(got[0]).__module__}.{type(got[0]).__name__}: convert it with int(...)")
     return None
 
 
@@ -189,24 +201,27 @@ def cases(rng):
 
     # --- sample ---
     yield case("sample one row", call("sample", softmax(n(scale=1.5, size=9)), float(rng.uniform(0.1, 0.9))),
-               probe="one row of 9 probabilities and a uniform number u", hint=2)
+               probe="one row of 9 probabilities and a uniform number u: a Python int", check=python_int,
+               hint=2)
     probs = dyadic_probs(rng, 8)
     j = int(rng.integers(1, 6))
     yield case("u exactly on a CDF boundary", call("sample", probs, float(np.cumsum(probs)[j])),
                probe="u equal to cdf[i] exactly (probabilities that are multiples of 1/64): the "
-                     "token after i is drawn, since token i covers [cdf[i-1], cdf[i])", hint=1)
+                     "token after i is drawn, since token i covers [cdf[i-1], cdf[i])",
+               check=python_int, hint=1)
     probs = dyadic_probs(rng, 7, zeros=(0, 1))
     yield case("u = 0 with zero-probability first tokens", call("sample", probs, 0.0),
                probe="u = 0 while tokens 0 and 1 have probability 0: a token with probability 0 "
-                     "is never drawn (its interval is empty)", hint=1)
+                     "is never drawn (its interval is empty)", check=python_int, hint=1)
     probs = dyadic_probs(rng, 8, zeros=(3, 4))
     yield case("a boundary before zero-probability tokens",
                call("sample", probs, float(np.cumsum(probs)[2])),
                probe="u equal to cdf[2] exactly, where tokens 3 and 4 have probability 0: token 5 "
-                     "is drawn", hint=1)
+                     "is drawn", check=python_int, hint=1)
     probs = softmax(n(size=6))
     yield case("u close to 1", call("sample", probs, float(1.0 - 0.5 * probs[-1])),
-               probe="u inside the last token's interval, close to 1: the last token", hint=1)
+               probe="u inside the last token's interval, close to 1: the last token",
+               check=python_int, hint=1)
     probs = softmax(n(scale=2.0, size=(3, 4, 7)))
     yield case("a batch of rows", call("sample", probs, rng.uniform(0.05, 0.95, size=(3, 4))),
                probe="probabilities (3, 4, 7) and u of shape (3, 4), one number per row", hint=2)

@@ -251,3 +251,154 @@ covers [cdf[i-1], cdf[i]). Take `np.cumsum(probs, axis=-1)` and find the first e
 def sample(probs, u):
     index = np.argmax(probs > np.asarray(u)[..., None], axis=-1)
     return int(index) if index.ndim == 0 else index
+
+
+@mistake("returns-numpy-int", hint=2, message="""\
+For a single row your `sample` returns the right token, but as a numpy integer (or a 0-d array), which
+is what `np.sum`, `np.argmax` and `np.searchsorted` give. The lesson asks for a Python `int` for a
+single row (and an int array only for a batch): convert the 0-d result with `int(...)`.""")
+def sample(probs, u):
+    cdf = np.cumsum(probs, axis=-1)
+    return np.sum(cdf <= np.asarray(u)[..., None], axis=-1)
+
+
+@mistake("u-not-broadcast", hint=2, message="""\
+For a batch, your `sample` compares the CDF with u without a last axis of size 1 for u (or with
+one in the wrong place, such as `u[:, None]` when u has two axes). u holds one number per row,
+shape (...), while the CDF is (..., V): the shapes do not line up, so numpy refuses to broadcast
+them or pairs the wrong numbers. Add the axis at the end: `cdf <= np.asarray(u)[..., None]`.""")
+def sample(probs, u):
+    cdf = np.cumsum(probs, axis=-1)
+    index = np.sum(cdf <= np.asarray(u), axis=-1)
+    return int(index) if index.ndim == 0 else index
+
+
+@mistake("top-k-strict", hint=2, message="""\
+Your top-k keeps the logits strictly above the k-th largest (`z > kth`), so the k-th token itself
+is removed and only k - 1 survive. The k-th largest belongs to the top k: keep `z >= kth`.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        z = np.where(z > np.sort(z, axis=-1)[..., -k, None], z, -np.inf)
+    probs = stable_softmax(z)
+    if top_p is not None:
+        probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
+    return probs
+
+
+@mistake("top-k-kth-smallest", hint=2, message="""\
+Your top-k threshold is the k-th SMALLEST logit: `np.sort` sorts in increasing order, so
+`np.sort(z)[..., k - 1]` counts from the bottom. The k-th largest is `np.sort(z, axis=-1)[..., -k]`
+(counted from the end).""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        z = np.where(z >= np.sort(z, axis=-1)[..., k - 1, None], z, -np.inf)
+    probs = stable_softmax(z)
+    if top_p is not None:
+        probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
+    return probs
+
+
+@mistake("top-k-one-threshold-for-the-batch", hint=2, message="""\
+Your top-k finds one k-th largest logit for the whole batch (sorting the flattened array, or with
+`axis=None`), so a row whose logits are all small loses every token, and another keeps too many.
+Every row has its own threshold: `np.sort(z, axis=-1)[..., -k, None]`.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        z = np.where(z >= np.sort(z, axis=None)[-k], z, -np.inf)
+    probs = stable_softmax(z)
+    if top_p is not None:
+        probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
+    return probs
+
+
+@mistake("temperature-zero-ignored", hint=1, message="""\
+At temperature 0 you return the plain softmax of the logits: a test such as `if temperature:` (or
+`temperature or 1.0`) treats 0 as "no temperature". Temperature 0 means greedy decoding: a one-hot
+row on the first largest logit. Test `if temperature == 0:` first and return that one-hot row.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    return pipeline(logits, temperature or 1.0, top_k, top_p)
+
+
+@mistake("tiny-temperature", hint=3, message="""\
+You replace temperature 0 by a tiny temperature (such as 1e-8) to avoid dividing by 0. That gives a
+one-hot row, except when the largest logit is tied: the tied tokens then share the mass. Greedy
+decoding picks one token, the first of the tied maxima (`np.argmax(logits, axis=-1)`), as a one-hot
+row.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    return pipeline(logits, max(temperature, 1e-8), top_k, top_p)
+
+
+@mistake("never-renormalised", hint=1, message="""\
+You remove tokens by zeroing their probabilities in the softmax of all the tokens, and never
+renormalise: after top-k the row sums to less than 1, top-p then adds up those shrunken
+probabilities, and the result does not sum to 1 either. After each filter the survivors share all of
+the probability: set the removed logits to -inf and take the softmax again (or divide by the total)
+before top-p, and at the end.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    probs = stable_softmax(z)
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        probs = np.where(z >= np.sort(z, axis=-1)[..., -k, None], probs, 0.0)
+    if top_p is not None:
+        desc = -np.sort(-probs, axis=-1)
+        before = np.cumsum(desc, axis=-1) - desc
+        n_keep = np.sum(before < top_p, axis=-1, keepdims=True)
+        probs = np.where(probs >= np.take_along_axis(desc, n_keep - 1, axis=-1), probs, 0.0)
+    return probs
+
+
+@mistake("top-k-drops-ties-keeps-last", hint=2, message="""\
+You keep exactly k tokens, the last k of an increasing argsort (`np.argsort(z)[..., -k:]`), so when
+the k-th largest logit is tied with the next one, one of the tied tokens is dropped (here the one
+with the smaller index). The lesson keeps every token tied with the k-th: compare with a threshold,
+`z >= np.sort(z, axis=-1)[..., -k, None]`.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        idx = np.argsort(z, axis=-1, kind="stable")[..., -k:]
+        exact = np.zeros(z.shape, dtype=bool)
+        np.put_along_axis(exact, idx, True, axis=-1)
+        z = np.where(exact, z, -np.inf)
+    probs = stable_softmax(z)
+    if top_p is not None:
+        probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
+    return probs
+
+
+@mistake("top-k-argpartition", hint=2, message="""\
+You keep exactly k tokens with `np.argpartition`, so when the k-th largest logit is tied with the
+next one, one of the tied tokens is dropped, and which one depends on how the partition happens to
+order them. The lesson keeps every token tied with the k-th: compare with a threshold,
+`z >= np.sort(z, axis=-1)[..., -k, None]`.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    if temperature == 0:
+        return pipeline(logits, temperature, top_k, top_p)
+    z = logits / temperature
+    if top_k is not None:
+        k = min(top_k, z.shape[-1])
+        idx = np.argpartition(-z, k - 1, axis=-1)[..., :k]
+        exact = np.zeros(z.shape, dtype=bool)
+        np.put_along_axis(exact, idx, True, axis=-1)
+        z = np.where(exact, z, -np.inf)
+    probs = stable_softmax(z)
+    if top_p is not None:
+        probs = stable_softmax(np.where(keep_top_p(probs, top_p, "right"), z, -np.inf))
+    return probs

@@ -98,6 +98,9 @@ def cases(rng):
                      "sees the cache and the new tokens up to itself", hint=1)
     yield case("a chunk longer than the cache", step(rng, (), 2, 5, 8, 4),
                probe="5 new tokens after a cache of 2 (4 heads of size 2)", hint=1)
+    yield case("a chunk as long as the cache", step(rng, (), 3, 3, 12, 3),
+               probe="3 new tokens after a cache of 3 (3 heads of size 4): the cache and the new "
+                     "keys have the same shape, so only the time axis joins them", hint=2)
     yield case("a batch", step(rng, (2,), 5, 3, 12, 4),
                probe="x_new (2, 3, 12) after a cache of shape (2, 4, 5, 3)", hint=2)
     yield case("two batch dimensions", step(rng, (2, 3), 4, 2, 8, 2),

@@ -182,3 +182,100 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
         cache = {}
     cache["k"], cache["v"] = k, v
     return attend(q, k, v, Wo), cache
+
+
+@mistake("new-before-old", hint=2, message="""\
+You put the new keys and values in front of the cached ones, `np.concatenate([k, cache["k"]],
+axis=-2)`. The cache is in time order: the earlier tokens first, then the new ones after them, so
+that key j is the token at position j and the causal mask lines up. Use
+`np.concatenate([cache["k"], k], axis=-2)`, and the same for v.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    if cache is not None:
+        k = np.concatenate([k, cache["k"]], axis=-2)
+        v = np.concatenate([v, cache["v"]], axis=-2)
+    return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("concatenate-feature-axis", hint=2, message="""\
+You join the cached and new keys along the last axis, the features of a head (`axis=-1`), which
+makes wider keys instead of more of them. The arrays have shape (..., H, T, D/H), and the cache
+grows along T, the time axis: `np.concatenate([cache["k"], k], axis=-2)`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v, axis=-1)
+    return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("no-scale", hint=3, message="""\
+Your scores are the plain dot products, not divided by sqrt(D / H). As in lesson 08, each head's
+scores are divided by the square root of the head size, read from the queries after the split:
+`/ np.sqrt(q.shape[-1])`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo, scale=1.0), {"k": k, "v": v}
+
+
+@mistake("cache-as-tuple", hint=2, message="""\
+You return the cache as a tuple `(k, v)` (the form of `past_key_values` in `transformers`). The
+lesson's cache is a dict, as it was handed to you: return a new dict `{"k": k, "v": v}`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo), (k, v)
+
+
+@mistake("cached-keys-as-values", hint=2, message="""\
+You extend the values with the cached KEYS (`np.concatenate([cache["k"], v], axis=-2)`, a copy-paste
+of the line above it). The past values are in `cache["v"]`: `v = np.concatenate([cache["v"], v],
+axis=-2)`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    if cache is not None:
+        k, v = np.concatenate([cache["k"], k], axis=-2), np.concatenate([cache["k"], v], axis=-2)
+    return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("concatenate-axis-1", hint=2, message="""\
+You join the cached and new keys along axis 1. That is the time axis only when the arrays are
+(H, T, D/H), with no batch axis; with one, axis 1 is the head axis, and you stack heads instead of
+tokens. Count from the end, where the time axis always is: `np.concatenate([cache["k"], k],
+axis=-2)`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v, axis=1)
+    return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("no-mask", hint=2, message="""\
+Your attention has no causal mask: every new token sees every key, including the new tokens after
+it. With a single new token that is harmless (it may see all the past), but a prefill or a chunk of
+several tokens must hide the later ones: `np.where(causal_mask(T_new, T_past + T_new), scores,
+-np.inf)` before the softmax.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo, mask="none"), {"k": k, "v": v}
+
+
+@mistake("no-output-projection", hint=3, message="""\
+You return the merged heads without the output projection Wo. As in lesson 08, attention ends by
+mixing the heads: `merge_heads(softmax(scores) @ v) @ Wo`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, np.eye(x_new.shape[-1])), {"k": k, "v": v}
+
+
+@mistake("float32-arithmetic", hint=1, message="""\
+Your answers are float32: somewhere the inputs, the cache or the weights were converted (or a
+float32 array started the computation), and float32 keeps only about 7 significant digits. The lesson
+computes in float64: keep every array float64, the cache included.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    f = lambda a: np.asarray(a, dtype=np.float32)
+    x_new, Wq, Wk, Wv, Wo = map(f, (x_new, Wq, Wk, Wv, Wo))
+    cache = None if cache is None else {"k": f(cache["k"]), "v": f(cache["v"])}
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo), {"k": k, "v": v}

@@ -38,13 +38,15 @@ def reference(params, ids, n, context, **kw):
 
 
 def crop_matters(rng, b, t0, n, context, n_positions):
-    """A model and prompts for which keeping the last `context` tokens, keeping the first ones and
-    keeping them all give three different outputs (drawn again until they do, whatever the seed)."""
+    """A model and prompts for which keeping the last `context` tokens, the last `context - 1`, the
+    first `context` and all of them give different outputs (drawn again until they do, whatever the
+    seed)."""
     while True:
         params, ids = model(rng, n_positions), prompt(rng, b, t0)
         right = greedy(params, ids, n, lambda x: x[:, -context:])
         first = greedy(params, ids, n, lambda x: x[:, :context])
-        outs = [right, first]
+        short = greedy(params, ids, n, lambda x: x[:, -(context - 1):])
+        outs = [right, first, short]
         if t0 + n <= n_positions:
             outs.append(greedy(params, ids, n, lambda x: x))
         if all(not torch.equal(a, c) for i, a in enumerate(outs) for c in outs[i + 1:]):
@@ -80,6 +82,24 @@ def prompt_ends_with_eos(rng):
         new = reference(params, ids, 5, 6, eos_id=eos)[:, 5:]
         if new.shape[1] > 1 and new[0, 0] != eos and ids[1, -1] != eos:
             return params, ids, eos
+
+
+def even_model(rng, n_positions, live=8):
+    """A model that gives `live` tokens exactly the same probability 1/live and the others exactly 0,
+    at every position and for any temperature from 0.5 to 2, so that every running total is exact.
+
+    Feature 0 of every token embedding is 30 and of every position embedding 0, so the model's
+    tanh of feature 0 is exactly 1.0; only row 0 of w_out is non-zero, holding 0 for the live tokens
+    and -1000 for the others: their logits are exactly 0 and -1000, and exp(-1000 / T) is 0.
+    """
+    params = model(rng, n_positions)
+    params["wte"][:, 0] = 30.0
+    params["wpe"][:, 0] = 0.0
+    dead = rng.permutation(V)[: V - live]
+    w_out = torch.zeros(D, V, dtype=torch.float64)
+    w_out[0, torch.from_numpy(dead)] = -1000.0
+    params["w_out"] = w_out
+    return params
 
 
 def cases(rng):
@@ -145,3 +165,10 @@ def cases(rng):
     yield case("sampled, one row",
                call("generate_with_model", p, ids, 6, 9, temperature=1.3, uniforms=u),
                probe="1 prompt of 2 tokens, temperature 1.3", hint=2)
+    p, ids = even_model(rng, 12), prompt(rng, 2, 3)
+    u = torch.from_numpy(rng.integers(1, 8, size=(5, 2)) / 8.0)
+    yield case("u on the boundaries of equal intervals",
+               call("generate_with_model", p, ids, 5, 6, temperature=0.9, uniforms=u),
+               probe="a model that gives 8 of the 11 tokens probability exactly 1/8 (the rest 0), and "
+                     "every u a multiple of 1/8, so each u equals a running total: the token is the "
+                     "first whose cdf EXCEEDS u, so u = cdf[i] picks a later token than i", hint=2)

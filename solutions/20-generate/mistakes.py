@@ -302,3 +302,148 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
         if done(finished, eos_id):
             break
     return ids
+
+
+@mistake("cdf-at-or-above-u", hint=2, message="""\
+You take the first token whose cumulative probability is AT OR ABOVE u (`cdf >= u`, or counting the
+entries `cdf < u`, or `searchsorted` with its default side). The lesson's rule is the first token
+whose cumulative probability EXCEEDS u: token i owns [cdf[i-1], cdf[i]), so a u that equals cdf[i]
+already belongs to the next token (and a token of probability 0 can never be drawn). Count the
+entries `cdf <= u`: `(cdf <= u[:, None]).sum(dim=-1)`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits, dim=-1)
+        else:
+            cdf = torch.cumsum(torch.softmax(logits / temperature, dim=-1), dim=-1)
+            u = torch.as_tensor(uniforms[step], dtype=torch.float64)
+            next_id = (cdf < u[:, None]).sum(dim=-1).clamp(max=logits.shape[-1] - 1)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("window-one-short", hint=1, message="""\
+Your window holds one token fewer than `context` (`ids[:, -context + 1:]`, or `-(context - 1)`),
+so the model never reads the oldest token it is allowed to. Keep the last `context` tokens:
+`ids[:, -context:]`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -(context - 1):])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("window-one-long", hint=1, message="""\
+Your window holds one token more than `context` (`ids[:, -context - 1:]`, or `-(context + 1)`), so
+at the model's limit it is handed more tokens than it has positions for, and otherwise it reads a
+token it should not. Keep the last `context` tokens: `ids[:, -context:]`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -(context + 1):])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("cropped-once", hint=1, message="""\
+You crop only once, before the loop, and then keep growing that window, so after a few steps the
+model reads more than `context` tokens (and fails at its limit). The window slides: crop at every
+step, `logits_fn(ids[:, -context:])`, on the sequence as it is now.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    window = ids[:, -context:]
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(window)[:, -1, :]
+        before = ids.shape[1]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        window = torch.cat([window, ids[:, before:]], dim=1)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("stops-one-step-late", hint=3, message="""\
+You test whether every row has finished at the top of the loop, before choosing the next token, so
+after the last row writes its end token you run one more step and append a column of padding. Test
+right after appending: `if finished.all(): break` at the end of the step.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            if step + 1 < max_new_tokens:
+                ids, finished = finish(ids, torch.full_like(ids[:, -1], eos_id), finished, eos_id)
+            break
+    return ids
+
+
+@mistake("softmax-over-batch", hint=2, message="""\
+Your softmax runs over dim 0, the batch axis of the (B, V) logits, so each token's probabilities are
+shared out among the rows instead of each row's among its tokens. Normalise over the vocabulary:
+`torch.softmax(logits / temperature, dim=-1)`, and the cumulative sum along `dim=-1` too.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits, dim=-1)
+        else:
+            cdf = torch.cumsum(torch.softmax(logits / temperature, dim=0), dim=-1)
+            u = torch.as_tensor(uniforms[step], dtype=torch.float64)
+            next_id = (cdf <= u[:, None]).sum(dim=-1).clamp(max=logits.shape[-1] - 1)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("eos-test-on-a-tensor", hint=3, message="""\
+Your code stops on "Boolean value of Tensor with more than one value is ambiguous" when the batch has
+several rows: `if next_id == eos_id:` asks Python for the truth of a whole tensor. Keep one flag per
+row, `finished = finished | (next_id == eos_id)`, pad the finished rows with eos_id, and stop when
+`finished.all()`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        next_id = choose(logits, step, temperature, uniforms)
+        ids = torch.cat([ids, next_id[:, None]], dim=1)
+        if eos_id is not None and next_id == eos_id:
+            break
+    return ids
+
+
+@mistake("argmax-flat-index", hint=2, message="""\
+You call `torch.argmax(logits)` without `dim`: it flattens the (B, V) table and returns ONE index,
+a 0-d tensor, so `next_id[:, None]` fails ("too many indices for tensor of dimension 0"), and where
+it is broadcast to every row instead, the flat index can exceed the vocabulary (an IndexError in the
+model). Take the argmax of each row over the vocabulary: `torch.argmax(logits, dim=-1)`, shape (B,).""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits)
+        else:
+            next_id = choose(logits, step, temperature, uniforms)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids

@@ -166,3 +166,95 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     one_hot = np.zeros_like(logits)
     one_hot[safe, np.arange(n)] = 1.0
     return float(loss), (np.exp(log_probs) - one_hot) * keep[:, None] / np.sum(keep)
+
+
+@mistake("grad-softmax-unstable", hint=2, message="""\
+Your loss is computed stably, but the softmax in your gradient is `np.exp(z) / np.sum(np.exp(z))`
+on the raw logits, which overflows for logits near 1000 (and divides 0 by 0 near -1000). Take the
+gradient's probabilities from the stable log-probabilities you already have, `np.exp(log_probs)`,
+or subtract each row's maximum first (z - m).""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    loss, _ = variant(logits, targets, ignore_index)
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    e = np.exp(logits)
+    one_hot = np.arange(logits.shape[1]) == safe[:, None]
+    return loss, (e / np.sum(e, axis=-1, keepdims=True) - one_hot) * keep[:, None] / np.sum(keep)
+
+
+@mistake("grad-divided-by-all-rows", hint=1, message="""\
+Your loss is the mean over the kept rows, but your gradient is divided by N, all the rows, ignored
+ones included. The gradient is the derivative of the loss you return, so it is divided by the same
+number: the count of kept rows, `keep.sum()`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    return variant(logits, targets, ignore_index, divide_grad="all")
+
+
+@mistake("ignored-rows-kept-in-grad", hint=2, message="""\
+Your gradient treats the ignored rows as ordinary examples whose target is the stand-in class 0:
+they get `softmax - one_hot(0)` instead of zeros. The stand-in only makes indexing safe; an ignored
+row has no loss, so its gradient is zero: multiply by `keep[:, None]`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    loss, _ = variant(logits, targets, ignore_index)
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    one_hot = np.arange(logits.shape[1]) == safe[:, None]
+    return loss, (np.exp(log_softmax(logits)) - one_hot) / np.sum(keep)
+
+
+@mistake("ignored-rows-in-the-loss", hint=2, message="""\
+Your loss adds up the log-probabilities of every row, the ignored ones included (scored at the
+stand-in class 0), before dividing by the number of kept rows. Drop the ignored rows from the sum:
+`np.where(keep, picked, 0)`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    _, grad = variant(logits, targets, ignore_index)
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    picked = log_softmax(logits)[np.arange(logits.shape[0]), safe]
+    return float(-np.sum(picked) / np.sum(keep)), grad
+
+
+@mistake("shifts-logits-in-place", hint=2, message="""\
+You subtract each row's maximum from `logits` in place (`logits -= logits.max(...)`), which changes
+the caller's array. Shifting is right, but into a new array: `shifted = logits - np.max(logits,
+axis=-1, keepdims=True)`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    logits -= np.max(logits, axis=-1, keepdims=True)
+    return variant(logits, targets, ignore_index)
+
+
+@mistake("sum-not-mean", hint=1, message="""\
+Your loss is the SUM of the kept rows' losses, and your gradient, consistently, is that of the sum
+(softmax - one_hot, not divided). Both are right for a sum, but cross-entropy here is the mean over
+the kept rows: divide the loss and the gradient by the number of kept rows, `keep.sum()`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    return variant(logits, targets, ignore_index, divide_loss="none", divide_grad="none")
+
+
+@mistake("ignore-index-hardcoded-indexed", hint=2, message="""\
+You always ignore the target -100, whatever `ignore_index` says, so with `ignore_index=-1` the rows
+marked -1 are scored as if their class were -1, which numpy reads as the LAST class (an index that
+counts from the end), in the loss and in the gradient. Use the argument:
+`keep = targets != ignore_index`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    n = logits.shape[0]
+    keep = targets != -100
+    safe = np.where(keep, targets, 0)
+    log_probs = log_softmax(logits)
+    loss = -np.sum(np.where(keep, log_probs[np.arange(n), safe], 0.0)) / np.sum(keep)
+    grad = np.exp(log_probs)
+    grad[np.arange(n), safe] -= 1.0
+    return float(loss), grad * keep[:, None] / np.sum(keep)
+
+
+@mistake("grad-softmax-over-the-batch", hint=3, message="""\
+Your loss is right, but the softmax in your gradient runs down the columns (`softmax(logits,
+axis=0)`), over the examples of the batch, instead of along each row, over the classes. Each
+example's gradient is its own row's probabilities minus its one-hot: `softmax(logits, axis=-1)`, or
+`np.exp(log_probs)`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    loss, _ = variant(logits, targets, ignore_index)
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    one_hot = np.arange(logits.shape[1]) == safe[:, None]
+    return loss, (np.exp(log_softmax(logits, axis=0)) - one_hot) * keep[:, None] / np.sum(keep)

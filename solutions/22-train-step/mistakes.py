@@ -243,3 +243,115 @@ def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, we
     grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
     new_params, new_state = adamw_step(params, grads, state, lr)
     return loss.item(), new_params, new_state
+
+
+@mistake("update-with-old-moments", hint=2, message="""\
+You take the Adam step with the moments from the state, before folding in this step's gradient, and
+update m and v only afterwards. The order is: first the moments, m = b1 m + (1 - b1) g and
+v = b2 v + (1 - b2) g^2, then the step from those NEW moments (bias-corrected with t).""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m_old, v_old = state["m"][name], state["v"][name]
+        new_params[name] = p - lr * weight_decay * p - lr * (m_old / (1 - b1 ** t)) / (
+            torch.sqrt(v_old / (1 - b2 ** t)) + eps)
+        m_new[name] = b1 * m_old + (1 - b1) * g
+        v_new[name] = b2 * v_old + (1 - b2) * g * g
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("decay-lr-squared", hint=2, message="""\
+Your decay is scaled by the learning rate twice (`lr * lr * weight_decay * p`, for instance a decay
+factor that already holds lr, multiplied by lr again). AdamW shrinks the old weights by
+lr * weight_decay once: `p - lr * weight_decay * p - lr * m_hat / (sqrt(v_hat) + eps)`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / (
+            torch.sqrt(v / (1 - b2 ** t)) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("corrected-step-size", hint=2, message="""\
+You fold both bias corrections into the learning rate, lr * sqrt(1 - b2^t) / (1 - b1^t), and divide
+m by sqrt(v) + eps (the Adam paper's shortcut). That moves eps: it is then added to the uncorrected
+sqrt(v), so with small gradients the step differs from torch.optim.AdamW's. Correct m and v
+themselves and add eps after the root: `m_hat / (sqrt(v_hat) + eps)`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    t = state["step"] + 1
+    step_size = lr * (1 - b2 ** t) ** 0.5 / (1 - b1 ** t)
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        g = grads[name]
+        m = b1 * state["m"][name] + (1 - b1) * g
+        v = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p - step_size * m / (torch.sqrt(v) + eps)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+@mistake("changes-its-inputs", hint=1, message="""\
+Your `adamw_step` writes into what it was given: the state's moments or step (`state["m"][name] =
+m`, `state["step"] += 1`) or the parameters themselves (`p -= ...`, `p.sub_(...)`). The caller may
+still need them (to retry a step, or to compare before and after). Build new dicts of new tensors
+and return them; never assign into the ones you were given.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    b1, b2 = betas
+    state["step"] += 1
+    t = state["step"]
+    new_params = {}
+    for name, p in params.items():
+        g = grads[name]
+        state["m"][name] = b1 * state["m"][name] + (1 - b1) * g
+        state["v"][name] = b2 * state["v"][name] + (1 - b2) * g * g
+        new_params[name] = p - lr * weight_decay * p - lr * (state["m"][name] / (1 - b1 ** t)) / (
+            torch.sqrt(state["v"][name] / (1 - b2 ** t)) + eps)
+    return new_params, state
+
+
+@mistake("loss-as-tensor", hint=3, message="""\
+Your `train_step` returns the loss as a tensor. The lesson asks for a Python float (training logs
+and plots want plain numbers, and a tensor would keep its autograd graph alive): return
+`loss.item()`.""")
+def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
+    loss = next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)
+    grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
+    new_params, new_state = adamw_step(params, grads, state, lr, betas, eps, weight_decay)
+    return loss, new_params, new_state
+
+
+@mistake("no-requires-grad", hint=2, message="""\
+Your `train_step` stops on a RuntimeError from autograd ("element 0 of tensors does not require
+grad"): the parameters you computed the loss from were never marked as needing a gradient. Make
+leaf copies that record the graph, `leaves = {k: p.detach().clone().requires_grad_(True) ...}`,
+compute the loss from them, and take `torch.autograd.grad(loss, list(leaves.values()))`.""")
+def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    loss = next_token_loss(gpt2_logits(params, ids, n_heads), ids)
+    grads = dict(zip(params, torch.autograd.grad(loss, list(params.values()))))
+    new_params, new_state = adamw_step(params, grads, state, lr, betas, eps, weight_decay)
+    return loss.item(), new_params, new_state
+
+
+@mistake("shifted-before-the-loss", hint=2, message="""\
+You shift the tokens yourself (`ids[:, :-1]` into the model, `ids[:, 1:]` as the targets) before
+calling `next_token_loss`, which shifts again, so each position is scored against the token two
+places ahead. The given loss already pairs logits[:, t] with ids[:, t + 1]: pass it the logits of
+the whole batch (from the leaf copies) and the ids as they are,
+`next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)`.""")
+def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
+    loss = next_token_loss(gpt2_logits(leaves, ids[:, :-1], n_heads), ids[:, 1:])
+    grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
+    new_params, new_state = adamw_step(params, grads, state, lr, betas, eps, weight_decay)
+    return loss.item(), new_params, new_state
