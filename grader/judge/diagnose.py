@@ -11,6 +11,7 @@ class Diagnosis:
     message: str
     hint: int = None
     cases: frozenset = frozenset()   # the learner's failing cases it accounts for
+    partial: bool = False            # the learner avoided some of the mistake's failures
 
     @property
     def explains(self):
@@ -38,17 +39,25 @@ def diagnose(lesson, outcomes, failing):
     """The mistakes that explain the learner's failures, best first.
 
     A mistake matches when the learner fails every case it fails, behaving exactly as it does
-    there, and at least one of the learner's failures is such a case.
+    there. It also matches a learner who made it but guarded against some of its consequences:
+    one who fails only cases the mistake fails, behaving exactly as it does on every one, and on
+    at least one of them with the same wrong values (an error alone is too common to be a sign).
+    Full matches come before partial ones.
     """
     if not failing:
         return []
     found = []
     for m, theirs, fails in lesson.mistake_table:
-        if not fails or not fails <= failing:
+        if not fails:
             continue
-        if all(same_behaviour(outcomes[i], theirs[i], lesson.spec) for i in fails):
-            found.append(Diagnosis(m.id, m.message, m.hint, frozenset(fails)))
-    return sorted(found, key=lambda d: -d.explains)
+        if fails <= failing:
+            if all(same_behaviour(outcomes[i], theirs[i], lesson.spec) for i in fails):
+                found.append(Diagnosis(m.id, m.message, m.hint, frozenset(fails)))
+        elif failing < fails and all(same_behaviour(outcomes[i], theirs[i], lesson.spec)
+                                     for i in failing) \
+                and any(outcomes[i].status == "ok" for i in failing):
+            found.append(Diagnosis(m.id, m.message, m.hint, frozenset(failing), partial=True))
+    return sorted(found, key=lambda d: (-d.explains, d.partial))
 
 
 def distinct(diagnoses):

@@ -78,7 +78,7 @@ def check_mistakes(lesson, own_seed=True):
         found = diagnose(lesson, outcomes, fails)
         if not found or found[0].mistake != m.id:
             problems.append(f"mistake '{m.id}' is diagnosed as {[d.mistake for d in found] or 'nothing'}")
-        elif len(found) > 1 and found[1].explains == found[0].explains:
+        elif len(found) > 1 and found[1].explains == found[0].explains and not found[1].partial:
             problems.append(f"mistake '{m.id}' is diagnosed as itself and, as strongly, "
                             f"{found[1].mistake}")
     for (a, oa, _), (b, ob, _) in itertools.combinations(table if own_seed else [], 2):
