@@ -46,10 +46,11 @@ def cases(rng):
                probe="rows containing -inf (those entries get probability 0)")
     yield case("rows sum to one", call("softmax", rng.normal(scale=10.0, size=(6, 9))),
                probe="each row of the output sums to 1", check=rows_sum_to_one)
-    # Each row spans more than 1400 from its smallest to its largest logit: shifting by anything
-    # but the maximum (the minimum, the mean, a constant) overflows exp, whatever the draw.
+    # Each row spans 2200 from its smallest to its largest logit, lopsidedly: its maximum sits more
+    # than 1300 above its mean and 2200 above its minimum, so shifting by anything but the maximum
+    # (the minimum, the mean, a constant) overflows exp, whatever the draw.
     x = rng.uniform(-1, 1, size=(3, 6))
-    x[:, 0], x[:, -1] = -700.0, 700.0
+    x[:, 0], x[:, -1] = -700.0, 1500.0
     yield case("a wide spread in every row", call("softmax", x),
-               probe="rows whose logits run from -700 to 700: only subtracting each row's maximum "
+               probe="rows whose logits run from -700 to 1500: only subtracting each row's maximum "
                      "keeps every exponent at or below 0", float_errors=True, hint=1)

@@ -279,3 +279,24 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
     k, v = extended(cache, k, v)
     return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("values-from-wk", hint=3, message="""\
+Your values are made with Wk, a copy-paste of the key line: `v = split_heads(x_new @ Wk, n_heads)`.
+Each of the three projections has its own weight, and the values, the vectors the weights average,
+come from `x_new @ Wv`. Because the wrong values then go into the cache, every later step is wrong
+too.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wk, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("keys-from-wq", hint=3, message="""\
+Your keys are made with Wq, a copy-paste of the query line: `k = split_heads(x_new @ Wq, n_heads)`.
+Each head then scores its queries against themselves. Each projection has its own weight: the keys
+come from `x_new @ Wk`, and the cache must hold those.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wq, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo), {"k": k, "v": v}
