@@ -83,3 +83,302 @@ def test_right_answers_and_stubs_get_no_symptom(tmp_path, pool, lesson_id):
 def test_time_outs_get_no_symptom(tmp_path, pool):
     result = grade(tmp_path, pool, "01", SOFTMAX_HEAD + "    while True:\n        pass\n")
     assert symptoms_of(result) == []
+
+
+# ---- symptoms on answers made from the reference's own outputs ----
+# A wrong answer of a known shape (transposed, scaled, clipped, ...) is made by changing the
+# reference's outputs; each symptom must name it in at least two lessons and stay silent on a near
+# miss (the same change plus a difference that breaks the relation).
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from grader.judge import failures, symptoms
+from grader.judge.diagnose import diagnose, distinct
+from grader.judge.grade import CaseResult
+from grader.judge.outcome import Outcome
+from grader.judge.verdict import judge
+from grader.runner.child.wire import Tensor
+
+LESSONS = {}
+
+
+def load(lesson_id):
+    if lesson_id not in LESSONS:
+        LESSONS[lesson_id] = lesson.load(ROAD, lesson_id)
+    return LESSONS[lesson_id]
+
+
+def map_floats(value, f):
+    """The value with f applied to every floating-point array (or tensor) inside it."""
+    if isinstance(value, Tensor):
+        return Tensor(map_floats(value.array, f))
+    if isinstance(value, np.ndarray):
+        return f(value) if value.dtype.kind == "f" and value.ndim else value
+    if isinstance(value, tuple):
+        return tuple(map_floats(v, f) for v in value)
+    if isinstance(value, dict):
+        return {k: map_floats(v, f) for k, v in value.items()}
+    if isinstance(value, list) and value and all(isinstance(v, float) for v in value):
+        return list(f(np.array(value)).tolist())
+    return value
+
+
+def diagnosis_of(lesson_id, answer):
+    """The diagnosis of the outcomes answer(index, case, expected outcome) gives, as grading
+    would make it (known mistakes first, then symptoms), with the indices of the failing cases."""
+    les = load(lesson_id)
+    outcomes = [answer(i, c, e) for i, (c, e) in enumerate(zip(les.cases, les.expected))]
+    results = [CaseResult(c, judge(c, o, e, les.spec), o, e, i)
+               for i, (c, o, e) in enumerate(zip(les.cases, outcomes, les.expected))]
+    failing = {i for i, r in enumerate(results) if not r.verdict.passed}
+    known = distinct(diagnose(les, outcomes, failing))
+    explained = set().union(*(d.cases for d in known))
+    return known + symptoms.explain(les, results, failing, explained), failing
+
+
+def changed(f, which=lambda i, case: True):
+    """An answer: the reference's outputs, with f applied to the float arrays of chosen cases."""
+    def answer(i, case, expected):
+        if not which(i, case) or expected.status != "ok":
+            return expected
+        return Outcome("ok", outputs=[map_floats(o, f) for o in expected.outputs])
+    return answer
+
+
+def names(diagnoses):
+    return [d.mistake for d in diagnoses if d.mistake.startswith("symptom:")]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lesson_id=st.sampled_from([f"{n:02d}" for n in range(1, 23)]),
+       size=st.floats(1e-14, 1e-11), seed=st.integers(0, 2 ** 16))
+def test_right_answers_computed_differently_get_no_diagnosis(lesson_id, size, seed):
+    """The reference's outputs with noise far below the tolerance (a sum in another order, another
+    formula) pass, and nothing is diagnosed."""
+    rng = np.random.default_rng(seed)
+    noisy = changed(lambda a: a * (1 + size * rng.standard_normal(a.shape)))
+    found, failing = diagnosis_of(lesson_id, noisy)
+    assert failing == set() and found == []
+
+
+@pytest.mark.parametrize("lesson_id", [f"{n:02d}" for n in range(1, 23)])
+def test_the_reference_and_the_right_corpus_get_no_diagnosis(tmp_path, pool, lesson_id):
+    les = load(lesson_id)
+    assert grade(tmp_path, pool, lesson_id, les.reference_source).diagnosis == []
+    for path in sorted((ROOT / "tests" / "learners" / lesson_id).glob("right_*.py")):
+        result = grade(tmp_path, pool, lesson_id, path.read_text())
+        assert result.passed and result.diagnosis == [], path.name
+
+
+def rows_scaled(a):
+    return a * (1.5 + np.arange(int(np.prod(a.shape[:-1])), dtype=float).reshape(a.shape[:-1] + (1,)))
+
+
+def columns_scaled(a):
+    return a * (1.5 + np.arange(a.shape[-1], dtype=float))
+
+
+def columns_affine(a):
+    return a * (1.5 + np.arange(a.shape[-1], dtype=float)) + (0.25 - np.arange(a.shape[-1]))
+
+
+def clip_middle(a):
+    lo, hi = np.quantile(a, [0.2, 0.8])
+    return np.clip(a, lo, hi)
+
+
+def first_row_zero(a):
+    out = a.copy()
+    out.reshape(-1, a.shape[-1])[0] = 0.0
+    return out
+
+
+def later_items_off(a):
+    out = a.copy()
+    if a.ndim >= 3:
+        out[1:] += 0.5
+    return out
+
+
+def nudge(a):
+    """A near miss: one entry moved by a little more than the tolerance allows."""
+    out = a.copy()
+    out.flat[0] += 1e-3 * (1 + abs(out.flat[0]))
+    return out
+
+
+def two_d(i, case):
+    return all(np.ndim(a) == 2 for a in case.calls[0].args[:1])
+
+
+def has_rows(i, case):
+    x = case.calls[0].args[0]
+    return isinstance(x, np.ndarray) and x.ndim >= 2 and np.prod(x.shape[:-1]) >= 3
+
+
+def batched(i, case):
+    x = case.calls[0].args[0]
+    return isinstance(x, np.ndarray) and x.ndim >= 3 and x.shape[0] >= 2
+
+
+# (symptom, words in its message, the change, which cases it is applied to, lessons)
+GENERATED = [
+    ("symptom:transposed", "another order", lambda a: np.swapaxes(a, -1, -2), two_d, ("05", "06")),
+    ("symptom:reshaped", "another shape", lambda a: a.reshape(a.shape[:-1] + (1, a.shape[-1]))
+     .reshape(-1), two_d, ("01", "05")),
+    ("symptom:rearranged", "arranged", lambda a: a.ravel()[::-1].reshape(a.shape), two_d, ("05", "06")),
+    ("symptom:factor", "sqrt(8)", lambda a: a * np.sqrt(8), lambda i, c: True, ("04", "05")),
+    ("symptom:row-factor", "row", rows_scaled, has_rows, ("05", "06")),
+    ("symptom:column-factor", "column", columns_scaled, has_rows, ("05", "06")),
+    ("symptom:column-affine", "scaled and shifted", columns_affine, has_rows, ("05", "06")),
+    ("symptom:clipped", "clips", clip_middle, has_rows, ("05", "06")),
+    ("symptom:zeroed", "exactly 0", first_row_zero, has_rows, ("05", "06")),
+    ("symptom:float32", "float32", lambda a: a.astype(np.float32), lambda i, c: True, ("01", "05")),
+    ("symptom:first-item-only", "first item", later_items_off, batched, ("05", "06")),
+]
+
+
+@pytest.mark.parametrize("name, words, change, which, lessons", GENERATED,
+                         ids=[g[0] for g in GENERATED])
+def test_a_generated_answer_of_a_class_gets_its_symptom(name, words, change, which, lessons):
+    for lesson_id in lessons:
+        found, failing = diagnosis_of(lesson_id, changed(change, which))
+        assert failing, lesson_id
+        shown = [d for d in found if d.mistake == name]
+        assert shown and words in shown[0].message, (lesson_id, names(found))
+        assert shown[0].cases <= failing and shown[0].label == "Likely cause"
+        near, _ = diagnosis_of(lesson_id, changed(lambda a: nudge(change(a)), which))
+        assert name not in names(near), (lesson_id, names(near))
+
+
+@pytest.mark.parametrize("lesson_id", ["18", "21"])
+def test_values_wrong_only_where_they_should_be_zero(lesson_id):
+    def nonzero_zeros(a):
+        return np.where(a == 0, 0.125, a)
+    found, failing = diagnosis_of(lesson_id, changed(nonzero_zeros))
+    zeros = [d for d in found if d.mistake == "symptom:zeros-wrong"]
+    assert failing and zeros and zeros[0].cases <= failing
+    near, _ = diagnosis_of(lesson_id, changed(lambda a: nudge(nonzero_zeros(a))))
+    assert "symptom:zeros-wrong" not in names(near)
+
+
+def test_the_wrong_function_is_named():
+    for lesson_id, fn in (("04", "gelu"), ("14", "swiglu_mlp")):
+        found, failing = diagnosis_of(lesson_id, changed(
+            lambda a: a + 1.0, lambda i, c: {x.fn for x in c.calls} == {fn}))
+        where = [d for d in found if d.mistake == "symptom:function"]
+        assert where and f"The mistake is in {fn}" in where[0].message
+        les = load(lesson_id)
+        other = [f for f in les.spec.functions if f != fn][0]
+        near, _ = diagnosis_of(lesson_id, changed(
+            lambda a: a + 1.0, lambda i, c: {x.fn for x in c.calls} & {fn, other}))
+        assert "symptom:function" not in names(near)
+
+
+def test_a_function_left_as_the_stub_is_named():
+    for lesson_id, fn in (("04", "gelu"), ("07", "merge_heads")):
+        def answer(i, case, expected):
+            if any(c.fn == fn for c in case.calls):
+                return Outcome("error", error={"type": "NotImplementedError", "message": "",
+                                               "line": 3, "trace": []})
+            return expected
+        found, _ = diagnosis_of(lesson_id, answer)
+        assert [d.mistake for d in found] == ["symptom:unfinished"] and fn in found[0].message
+
+
+@pytest.mark.parametrize("lesson_id, param", [("15", "theta"), ("21", "ignore_index")])
+def test_failures_confined_to_a_parameter_name_it(lesson_id, param):
+    les = load(lesson_id)
+    from grader.judge import traits
+    sets = {i for i, c in enumerate(les.cases)
+            if any(t[0] == "sets" and t[2] == param
+                   for t in traits.param_traits(c, les.reference_source))}
+    assert 2 <= len(sets) < len(les.cases)
+    def off(a):
+        return a + 0.1 * np.sin(3 * a) + 0.05
+    found, failing = diagnosis_of(lesson_id, changed(off, lambda i, c: i in sets))
+    assert failing == sets
+    assert f"symptom:only-sets-{param}" in names(found)
+    extra = min(set(range(len(les.cases))) - sets)
+    near, _ = diagnosis_of(lesson_id, changed(off, lambda i, c: i in sets | {extra}))
+    assert f"symptom:only-sets-{param}" not in names(near)
+
+
+def test_failures_on_several_rows_only_are_named_where_rows_are_independent():
+    for lesson_id in ("05", "06"):
+        multi = lambda i, c: has_rows(i, c) or (    # noqa: E731
+            np.ndim(c.calls[0].args[0]) >= 2 and np.prod(np.shape(c.calls[0].args[0])[:-1]) > 1)
+        found, _ = diagnosis_of(lesson_id, changed(lambda a: a + np.sin(a), multi))
+        assert "symptom:only-rows" in names(found)
+    # in causal attention the rows see each other: one row right says nothing about the others
+    found, _ = diagnosis_of("10", changed(lambda a: a + np.sin(a), lambda i, c: np.shape(
+        c.calls[0].args[0])[-2] > 1))
+    assert "symptom:only-rows" not in names(found)
+
+
+def error_of(action):
+    try:
+        action()
+    except Exception as e:  # the library's own words
+        return {"type": type(e).__name__, "message": str(e), "line": 7, "trace": []}
+    raise AssertionError("no error")
+
+
+@pytest.mark.parametrize("name, action, words", [
+    ("broadcast", lambda: np.ones((4, 7)) - np.ones(4), "keepdims=True"),
+    ("broadcast", lambda: np.ones((2, 3, 5, 5)) + np.ones((2, 2)), "wrong axis"),
+    ("matmul-batch", lambda: np.ones((6, 5, 2)) @ np.ones((4, 2, 5)), "heads"),
+    ("matmul", lambda: np.ones((3, 4)) @ np.ones((5, 4)), "inner sizes"),
+    ("concatenate", lambda: np.concatenate([np.ones((2, 5, 4)), np.ones((2, 3, 4))], axis=-1),
+     "axis 1"),
+    ("reshape", lambda: np.ones(60).reshape(2, 5, 3, 3), "heads"),
+    ("index", lambda: np.ones(6)[11], "argmax"),
+    ("zero-dim", lambda: np.asarray(None)[0], "None"),
+    ("axis", lambda: np.ones(3).sum(axis=1), "from the end"),
+])
+def test_numpy_errors_are_read(name, action, words):
+    found = failures.read(error_of(action), False)
+    assert found and found[0] == name and words in found[1]
+
+
+@pytest.mark.parametrize("name, action, words", [
+    ("broadcast", lambda t: t.ones(4, 7) - t.ones(4, 1).sum(-1), "keepdim=True"),
+    ("matmul", lambda t: t.nn.functional.linear(t.ones(6, 4), t.ones(4, 5)), "transposed"),
+    ("concatenate", lambda t: t.cat([t.ones(2, 5, 4), t.ones(2, 3, 4)], dim=-1), "dim=-2"),
+    ("dtype-mix", lambda t: t.ones(2, 2, dtype=t.float64) @ t.ones(2, 2), "float64"),
+    ("reshape", lambda t: t.ones(60).reshape(2, 5, 3, 3), "heads"),
+])
+def test_torch_errors_are_read(name, action, words):
+    torch = pytest.importorskip("torch")
+    found = failures.read(error_of(lambda: action(torch)), False)
+    assert found and found[0] == name and words in found[1]
+
+
+def test_errors_that_say_nothing_recognisable_are_not_read():
+    assert failures.read({"type": "ValueError", "message": "bad input", "line": 1}, False) is None
+    assert failures.read({"type": "KeyError", "message": "'Wq'", "line": 1}, False) is None
+
+
+def test_an_assert_where_a_value_error_belongs_and_a_check_too_strict():
+    les = load("11")
+    raising = {i for i, c in enumerate(les.cases) if c.raises}
+
+    def assertion(i, case, expected):
+        if i in raising:
+            return Outcome("error", error={"type": "AssertionError", "message": "too long",
+                                           "line": 5, "trace": []})
+        return expected
+    found, _ = diagnosis_of("11", assertion)
+    assert "symptom:wrong-exception" in names(found)
+    strict = min(set(range(len(les.cases))) - raising)
+
+    def too_strict(i, case, expected):
+        if i == strict:
+            return Outcome("error", error={"type": "ValueError", "message": "too long",
+                                           "line": 5, "trace": []})
+        return expected
+    found, _ = diagnosis_of("11", too_strict)
+    assert "symptom:check-too-strict" in names(found)
+    right, failing = diagnosis_of("11", lambda i, case, expected: expected)
+    assert right == [] and failing == set()

@@ -48,7 +48,8 @@ def pairs_of(result):
         for (_, ea), (_, ga) in zip(el, gl):
             if ea is None or ga is None:
                 return None
-            found.append((ea.astype(np.float64), ga.astype(np.float64), ga.dtype))
+            ea = ea.astype(np.int64) if ea.dtype.kind in "iu" else ea.astype(np.float64)
+            found.append((ea, ga.astype(np.float64), ga.dtype))
     return found
 
 
@@ -212,10 +213,15 @@ def axis_factors(e, g, axis):
     if e2.shape[0] < 2 or e2.shape[1] < 2:
         return None
     big = np.abs(e2) > 1e-6 * np.max(np.abs(e2), initial=0)
-    if (big.sum(axis=1) < 2).any():
+    fitted = big.sum(axis=1) >= 2          # rows of zeros say nothing (any factor keeps them 0)
+    if fitted.sum() < 2 or ((big.sum(axis=1) == 1) & ~fitted).any():
         return None
-    c = np.array([np.median(g2[i][big[i]] / e2[i][big[i]]) for i in range(e2.shape[0])])
+    c = np.array([np.median(g2[i][big[i]] / e2[i][big[i]]) if fitted[i] else 0.0
+                  for i in range(e2.shape[0])])
     if not np.allclose(g2, c[:, None] * e2, **EXACT):
+        return None
+    c = c[fitted]
+    if (c == 0).any():       # a row set to zero: the zeroed entries say it better
         return None
     if np.ptp(c) <= 1e-6 * np.max(np.abs(c)):    # one constant: the plain factor says it better
         return None
@@ -223,21 +229,26 @@ def axis_factors(e, g, axis):
 
 
 def column_affine(e, g):
-    """Per last-axis column j: g[..., j] = a_j * e[..., j] + b_j, fitted on at least three rows,
-    and not a plain factor per column; returns True or False."""
+    """Per last-axis column j: g[..., j] = a_j * e[..., j] + b_j, fitted on at least three rows:
+    the number of columns that show it (0 when every column is constant, which neither shows nor
+    refutes it), or None when it does not hold."""
     if e.shape != g.shape or e.ndim < 2 or not np.isfinite(e).all() or not np.isfinite(g).all():
-        return False
+        return None
     e2, g2 = e.reshape(-1, e.shape[-1]), g.reshape(-1, g.shape[-1])
     if e2.shape[0] < 3:
-        return False
+        return None
+    fitted = 0
     for j in range(e2.shape[1]):
         x, y = e2[:, j], g2[:, j]
         if np.ptp(x) <= 1e-9 * max(np.max(np.abs(x)), 1e-12):
-            return False
+            if np.ptp(y) > 1e-9 * max(np.max(np.abs(y)), 1e-12):   # constant there, not here
+                return None
+            continue
         a, b = np.polyfit(x, y, 1)
         if not np.allclose(y, a * x + b, rtol=1e-7, atol=1e-9 * max(np.max(np.abs(y)), 1)):
-            return False
-    return True
+            return None
+        fitted += 1
+    return fitted
 
 
 def logged(e, g):
@@ -277,8 +288,7 @@ def clipped(tol):
 
 def integral(e):
     """Whole numbers only (token ids, counts): 0 there is a value like any other."""
-    finite = e[np.isfinite(e)]
-    return bool(np.all(finite == np.round(finite)))
+    return e.dtype.kind in "iu"
 
 
 def wrong_only_where_zero(tol):

@@ -75,7 +75,7 @@ def precision_symptom(results, tol, source):
         if pairs is None:
             return False
         if any(d == np.float32 for _, _, d in pairs):
-            return all(e.shape == g.shape and rel.small_error(e, g, 1e-2) or rel.same(e, g, *tol)
+            return all(e.shape == g.shape and rel.small_error(e, g, 1e-4) or rel.same(e, g, *tol)
                        for e, g, _ in pairs)
         bad = [(e, g) for e, g, _ in pairs if not rel.same(e, g, *tol)]
         if not bad:       # a check failed on values within tolerance: only tiny differences
@@ -180,7 +180,7 @@ def scale_symptom(results, tol):
             f"{every(results)} each column of your output (each position along the last axis, "
             "a feature) is the expected one times a factor of its own: the per-feature scale is "
             "wrong, e.g. a gain (gamma) applied twice, applied as 1 + gamma, or left out."), cases)
-    if rel.holds(rel.column_affine, results, tol):
+    if max(rel.findings(rel.column_affine, results, tol) or [0]) > 0:
         return symptom("column-affine", (
             f"{every(results)} each feature (each position along the last axis) of your output is "
             "the expected one scaled and shifted by amounts of its own: the rest of the computation "
@@ -381,10 +381,10 @@ def function_symptoms(lesson, results, passing):
             f"{fn} still raises NotImplementedError on every case that calls it, while "
             f"{', '.join(right)} pass{'es' if len(right) == 1 else ''}: {fn} is not written yet "
             "(replace its `raise NotImplementedError` with your code)."), cases)
-    share = ("every case of" if set(own) <= set(cases) else
-             f"{len(results)} of the {len(own)} cases of")
+    share = (f"every case of {fn} fails" if set(own) <= set(cases) else
+             f"{len(results)} of the {len(own)} cases of {fn} fail{'s' if len(results) == 1 else ''}")
     return symptom("function", (
-        f"The mistake is in {fn}: {share} {fn} fail{'s' if len(results) == 1 else ''}, and every "
+        f"The mistake is in {fn}: {share}, and every "
         f"case of {', '.join(right)} passes (if {fn} calls them, look at what it passes them and "
         "does with what they return)."), cases)
 
