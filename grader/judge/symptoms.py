@@ -27,27 +27,27 @@ def every(results):
 
 # ---- the kind of value returned ----
 
-def leaf_kinds(value):
-    """The kinds of the leaves of a value, opening tuples, dicts and lists that are not numbers."""
-    if isinstance(value, (tuple, dict)):
-        items = value.values() if isinstance(value, dict) else value
-        return [k for v in items for k in leaf_kinds(v)]
-    if isinstance(value, list) and value and any(kind(v) in ("a torch tensor", "a numpy array")
-                                                 and np.ndim(getattr(v, "array", v)) == 0 for v in value):
-        return [k for v in value for k in leaf_kinds(v)]
-    return [kind(value)]
+def kind_pairs(e, g):
+    """(expected kind, got kind) where the two differ, walking tuples, dicts and lists together
+    (a list of numbers against a list of single-number tensors compares item by item)."""
+    if isinstance(e, tuple) and isinstance(g, tuple) and len(e) == len(g) or (
+            isinstance(e, dict) and isinstance(g, dict) and e.keys() == g.keys()):
+        pairs = zip(e.values(), g.values()) if isinstance(e, dict) else zip(e, g)
+        return {p for a, b in pairs for p in kind_pairs(a, b)}
+    if (isinstance(e, list) and isinstance(g, list) and len(e) == len(g) and kind(e) == kind(g)
+            and any(kind(v) in ("a torch tensor", "a numpy array") for v in g)):
+        return {p for a, b in zip(e, g) for p in kind_pairs(a, b)}
+    return {(kind(e), kind(g))} if kind(e) != kind(g) else set()
 
 
 def type_symptom(results):
     """The same kind of value returned where another is expected, on every failing case."""
     kinds = set()
     for r in results:
-        for e, g in zip(r.expected.outputs, r.outcome.outputs):
-            ek, gk = leaf_kinds(e), leaf_kinds(g)
-            if len(ek) != len(gk):
-                kinds.add((kind(e), kind(g)))
-            else:
-                kinds |= {(a, b) for a, b in zip(ek, gk) if a != b}
+        found = {p for e, g in zip(r.expected.outputs, r.outcome.outputs) for p in kind_pairs(e, g)}
+        if not found:
+            return None
+        kinds |= found
     if len(kinds) != 1:
         return None
     (expected, got), = kinds
