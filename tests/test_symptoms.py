@@ -382,3 +382,27 @@ def test_an_assert_where_a_value_error_belongs_and_a_check_too_strict():
     assert "symptom:check-too-strict" in names(found)
     right, failing = diagnosis_of("11", lambda i, case, expected: expected)
     assert right == [] and failing == set()
+
+
+@pytest.mark.parametrize("lesson_id", ["05", "06"])
+def test_an_eps_of_another_size_is_named(lesson_id):
+    """The reference itself, run with a fixed eps in place of the one given: tiny differences on
+    ordinary rows, large ones where a row's variance is near zero or another eps is passed."""
+    from dataclasses import replace
+    from grader.judge import trusted
+    les = load(lesson_id)
+    fixed = [replace(c, calls=tuple(replace(x, kwargs={**x.kwargs, "eps": 1e-7}) for x in c.calls))
+             for c in les.cases]
+    theirs = trusted.run(les.namespace(), fixed)
+    found, failing = diagnosis_of(lesson_id, lambda i, case, expected: theirs[i])
+    eps = [d for d in found if d.mistake == "symptom:eps"]
+    assert failing and eps and eps[0].cases <= failing
+    ordinary = min(i for i in failing if np.max(np.abs(
+        np.asarray(theirs[i].outputs[0]) - np.asarray(les.expected[i].outputs[0]))) < 1e-4)
+
+    def near(i, case, expected):
+        if i != ordinary:
+            return theirs[i]
+        return Outcome("ok", outputs=[nudge(np.asarray(theirs[i].outputs[0]))])
+    found, _ = diagnosis_of(lesson_id, near)
+    assert "symptom:eps" not in names(found)

@@ -228,6 +228,22 @@ def axis_factors(e, g, axis):
     return c
 
 
+def factor_kind(axis):
+    """How g is e times factors, seen along `axis` of the (rows, last) view: "varies" (a factor of
+    its own per row, or per column), "const" (one factor for the whole array), "neutral" (for
+    columns: a single row, where any ratio is a factor per column), or None (not a factor)."""
+    def find(e, g):
+        if factor(e, g) is not None:
+            return "const"
+        if axis_factors(e, g, axis) is not None:
+            return "varies"
+        if (axis == 1 and e.shape == g.shape and e.ndim >= 1 and np.prod(e.shape[:-1]) == 1
+                and np.isfinite(e).all() and np.isfinite(g).all() and not ((e == 0) & (g != 0)).any()):
+            return "neutral"
+        return None
+    return find
+
+
 def column_affine(e, g):
     """Per last-axis column j: g[..., j] = a_j * e[..., j] + b_j, fitted on at least three rows:
     the number of columns that show it (0 when every column is constant, which neither shows nor

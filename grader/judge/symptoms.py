@@ -165,7 +165,7 @@ def scale_symptom(results, tol):
         return symptom("offset", (
             f"{every(results)} your output is the expected output plus {constants[0]:.6g} "
             "everywhere: a constant is added (or left out) in one step."), cases)
-    if rel.findings(lambda e, g: rel.axis_factors(e, g, 0), results, tol):
+    if "varies" in (rel.findings(rel.factor_kind(0), results, tol) or []):
         sums = all(np.allclose(g.reshape(-1, g.shape[-1]).sum(axis=0), 1) and g.ndim >= 2
                    for r in results for e, g, _ in rel.differing(r, tol))
         extra = (" Your values sum to 1 down each column instead of along each row: you normalised "
@@ -175,7 +175,7 @@ def scale_symptom(results, tol):
         return symptom("row-factor", (
             f"{every(results)} each row of your output (along the last axis) is the expected row "
             f"times a factor of its own, different from row to row.{extra}"), cases)
-    if rel.findings(lambda e, g: rel.axis_factors(e, g, 1), results, tol):
+    if "varies" in (rel.findings(rel.factor_kind(1), results, tol) or []):
         return symptom("column-factor", (
             f"{every(results)} each column of your output (each position along the last axis, "
             "a feature) is the expected one times a factor of its own: the per-feature scale is "
@@ -266,6 +266,56 @@ def value_symptoms(results, tol, case_traits, source=None):
         if found:
             return found
     return None
+
+
+# ---- a small constant handled differently ----
+
+def eps_symptom(lesson, results, tol, source):
+    """Where the lesson has an `eps`: every difference no larger than eps can make it (about eps
+    over the smallest variance of a row of the input), tiny on ordinary inputs and large where a
+    row's variance is near zero or another eps is passed."""
+    table = tr.defaults(lesson.reference_source)
+    if uses_float32(source):
+        return None
+    small = sensitive = 0
+    for r in results:
+        case = lesson.cases[r.index]
+        eps = [values["eps"] for fn, (_, values) in table.items() if "eps" in values
+               and any(c.fn == fn for c in case.calls)]
+        spread = tr.smallest_row_variance(case)
+        if not eps or spread is None:
+            return None
+        given = [v for c in case.calls for k, v in c.kwargs.items() if k == "eps"
+                 and isinstance(v, float)]
+        reach = 10 * max(eps + given) / spread if spread > 0 else np.inf
+        if r.outcome.status == "error":
+            if not (spread == 0 and r.outcome.error["type"] in ("FloatingPointError", "ZeroDivisionError")):
+                return None
+            sensitive += 1
+            continue
+        pairs = rel.differing(r, tol)
+        if pairs is None:
+            return None
+        for e, g, _ in pairs:        # none: a property check failed on values within tolerance
+            if e.shape != g.shape or not np.isfinite(e).all() or not np.isfinite(g).all():
+                return None
+            error = np.max(np.abs(g - e)) / max(np.max(np.abs(e)), 1e-300)
+            if error > reach:
+                return None
+            if error < 1e-4:
+                small += 1
+            elif error > 1e-3:
+                sensitive += 1
+    if not (small and sensitive):
+        return None
+    return symptom("eps", (
+        "Your answers differ from the expected ones by a tiny amount on ordinary inputs, and by a "
+        "lot only where a row's values are tiny or nearly equal (a variance or mean square near "
+        "zero) or another "
+        "eps is passed; every difference is within what eps can change: the small constant eps is "
+        "handled differently from the lesson's formula: left out, a fixed number written in place "
+        "of the `eps` argument, added outside the square root instead of inside it (or the other "
+        "way round), or added to another quantity."), [r.index for r in results])
 
 
 # ---- failures confined to the cases that share one trait ----
@@ -441,6 +491,10 @@ def explain(lesson, case_results, failing, explained, source=None):
     value = value_symptoms(ok, tol, case_traits, source) if ok else None
     if value:
         found.append(value)
+    if not value:
+        eps = eps_symptom(lesson, results, tol, source)
+        if eps:
+            found.append(eps)
     covered = {i for d in found if d is not where for i in d.cases}
     if not covered >= set(rest):
         confined = confined_symptoms(lesson, results, passing, case_traits)

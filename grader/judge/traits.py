@@ -182,6 +182,14 @@ def rows_independent(lesson):
     return False
 
 
+def smallest_row_variance(case):
+    """The smallest variance of a row (along the last axis) of the main input, or None."""
+    x = primary(case)
+    if x is None or x.dtype.kind != "f" or not np.isfinite(x).all() or x.shape[-1] < 2:
+        return None
+    return float(np.min(np.var(x.reshape(-1, x.shape[-1]), axis=1)))
+
+
 def separations(failing_cases, passing_cases, rows_apart=True):
     """(key, which, why) for a size of the main input that splits failing from passing cases."""
     measures = {
