@@ -406,3 +406,59 @@ def test_an_eps_of_another_size_is_named(lesson_id):
         return Outcome("ok", outputs=[nudge(np.asarray(theirs[i].outputs[0]))])
     found, _ = diagnosis_of(lesson_id, near)
     assert "symptom:eps" not in names(found)
+
+
+def symptoms_alone(lesson_id, answer):
+    """The symptoms of an answer, as if no known mistake explained any of it."""
+    les = load(lesson_id)
+    outcomes = [answer(i, c, e) for i, (c, e) in enumerate(zip(les.cases, les.expected))]
+    results = [CaseResult(c, judge(c, o, e, les.spec), o, e, i)
+               for i, (c, o, e) in enumerate(zip(les.cases, outcomes, les.expected))]
+    failing = {i for i, r in enumerate(results) if not r.verdict.passed}
+    return symptoms.explain(les, results, failing, set()), failing
+
+
+def slipped(lesson_id, change):
+    """An answer: the reference run on every case with change(call) in place of each call."""
+    from dataclasses import replace
+    from grader.judge import trusted
+    les = load(lesson_id)
+    cases = [replace(c, calls=tuple(change(x) for x in c.calls)) for c in les.cases]
+    return trusted.run(les.namespace(), cases)
+
+
+def in_dict(key, f):
+    """A change of a call: its dict of parameters with `key` set to f(the dict)."""
+    def change(call):
+        args = tuple({**a, key: f(a)} if isinstance(a, dict) and key in a else a for a in call.args)
+        return type(call)(call.fn, args, call.kwargs)
+    return change
+
+
+@pytest.mark.parametrize("name, lesson_id, change, words", [
+    ("symptom:copied-input", "08", lambda c: type(c)(c.fn, c.args[:3] + (c.args[2],) + c.args[4:],
+                                                     c.kwargs), "`Wk` used in place of `Wv`"),
+    ("symptom:copied-input", "14", in_dict("W3", lambda p: p["W1"]), '`p["W1"]` used in place of `p["W3"]`'),
+    ("symptom:swapped-inputs", "05", lambda c: type(c)(c.fn, (c.args[0], c.args[2], c.args[1])
+                                                       + c.args[3:], c.kwargs), "swapped"),
+    ("symptom:swapped-inputs", "14", lambda c: type(c)(c.fn, tuple(
+        {**a, "norm1": a["norm2"], "norm2": a["norm1"]} if isinstance(a, dict) else a
+        for a in c.args), c.kwargs), "swapped"),
+    ("symptom:transposed-input", "08", lambda c: type(c)(c.fn, (c.args[0], c.args[1].T.copy())
+                                                         + c.args[2:], c.kwargs), "transposed"),
+])
+def test_a_slip_between_inputs_is_named(name, lesson_id, change, words):
+    theirs = slipped(lesson_id, change)
+    found, failing = symptoms_alone(lesson_id, lambda i, case, expected: theirs[i])
+    slip = [d for d in found if d.mistake.startswith("symptom:") and d.mistake != "symptom:part"
+            and d.mistake != "symptom:function"]
+    assert failing and [d.mistake for d in slip] == [name], names(found)
+    assert words in slip[0].message and slip[0].cases == failing
+    ordinary = min(i for i in failing if theirs[i].status == "ok")
+
+    def near(i, case, expected):
+        if i != ordinary:
+            return theirs[i]
+        return Outcome("ok", outputs=[map_floats(o, nudge) for o in theirs[i].outputs])
+    found, _ = symptoms_alone(lesson_id, near)
+    assert name not in names(found)

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from . import failures, relations as rel, traits as tr
+from . import failures, relations as rel, traits as tr, variants
 from .compare import kind, type_advice
 from .diagnose import Diagnosis
 
@@ -486,6 +486,10 @@ def explain(lesson, case_results, failing, explained, source=None):
     mutated = mutation_symptom(results)
     if mutated:
         return found + [mutated]
+    slip = variants.variant_symptom(lesson, results, passing, lambda i: case_results[i].expected)
+    if slip:
+        (kind_, words), cases = slip
+        return found + [symptom(kind_, f"{every(results)} your answer is {words}.", cases)]
     found += error_symptoms(lesson, results, passing)
     ok = [r for r in results if r.outcome.status == "ok"]
     value = value_symptoms(ok, tol, case_traits, source) if ok else None
