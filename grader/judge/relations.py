@@ -294,9 +294,11 @@ def clipped(tol):
             return None
         bad = wrong_entries(e, g, tol)
         lo, hi = np.min(g), np.max(g)
+        if lo == hi:       # all at one level: neither shows nor refutes a clip, if on one side
+            return "neutral" if (e < lo).all() or (e > hi).all() else None
         at_lo = bad & np.isclose(g, lo, rtol=1e-12, atol=0) & (e < lo)
         at_hi = bad & np.isclose(g, hi, rtol=1e-12, atol=0) & (e > hi)
-        if not bad.any() or not (at_lo | at_hi)[bad].all() or lo == hi:
+        if not bad.any() or not (at_lo | at_hi)[bad].all() or bad.all():
             return None
         return (float(lo) if at_lo.any() else None, float(hi) if at_hi.any() else None)
     return find

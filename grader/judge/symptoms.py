@@ -159,7 +159,8 @@ def scale_symptom(results, tol):
             f"{every(results)} your output is the expected output times a constant that changes "
             f"with the input ({', '.join(dict.fromkeys(f'{c:.6g}' for c in constants[:12]))}): a whole-array "
             "scale differs, such as a statistic taken over all axes instead of one, a sum where "
-            "a mean belongs, or a size taken from the wrong axis."), cases)
+            "a mean belongs, a division by the wrong count, or a size taken from the wrong axis."),
+            cases)
     constants = rel.findings(rel.offset, results, tol)
     if constants and np.ptp(constants) <= 1e-9 * max(abs(constants[0]), 1e-12):
         return symptom("offset", (
@@ -199,7 +200,7 @@ def entries_symptom(results, tol, case_traits):
     """Right except at some entries: clipped values, wrong only where the answer is 0, zeros where
     it is not, NaN or inf where it is finite."""
     cases = [r.index for r in results]
-    clips = rel.findings(rel.clipped(tol), results, tol)
+    clips = [c for c in rel.findings(rel.clipped(tol), results, tol) or [] if c != "neutral"]
     if clips:
         lows = {c[0] for c in clips if c[0] is not None}
         highs = {c[1] for c in clips if c[1] is not None}
@@ -433,10 +434,11 @@ def function_symptoms(lesson, results, passing):
             "(replace its `raise NotImplementedError` with your code)."), cases)
     share = (f"every case of {fn} fails" if set(own) <= set(cases) else
              f"{len(results)} of the {len(own)} cases of {fn} fail{'s' if len(results) == 1 else ''}")
+    uses = (f" (if {fn} calls them, look at what it passes them and does with what they return)"
+            if functions.index(fn) > functions.index(right[0]) else "")
     return symptom("function", (
-        f"The mistake is in {fn}: {share}, and every "
-        f"case of {', '.join(right)} passes (if {fn} calls them, look at what it passes them and "
-        "does with what they return)."), cases)
+        f"The mistake is in {fn}: {share}, and every case of {', '.join(right)} "
+        f"passes{uses}."), cases)
 
 
 
