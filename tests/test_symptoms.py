@@ -462,3 +462,20 @@ def test_a_slip_between_inputs_is_named(name, lesson_id, change, words):
         return Outcome("ok", outputs=[map_floats(o, nudge) for o in theirs[i].outputs])
     found, _ = symptoms_alone(lesson_id, near)
     assert name not in names(found)
+
+
+@pytest.mark.parametrize("lesson_id", ["02", "03"])
+def test_failures_confined_to_queries_and_keys_of_different_lengths(lesson_id):
+    from grader.judge import traits
+    les = load(lesson_id)
+    differ = {i for i, c in enumerate(les.cases) if "lengths" in traits.value_traits(c)}
+    assert 2 <= len(differ) < len(les.cases)
+
+    def off(a):
+        return a + 0.1 * np.sin(3 * a) + 0.05
+    found, failing = diagnosis_of(lesson_id, changed(off, lambda i, c: i in differ))
+    assert failing == differ and "symptom:only-lengths" in names(found)
+    extra = min(i for i in set(range(len(les.cases))) - differ
+                if any(np.asarray(o).dtype.kind == "f" for o in les.expected[i].outputs))
+    near, _ = diagnosis_of(lesson_id, changed(off, lambda i, c: i in differ | {extra}))
+    assert "symptom:only-lengths" not in names(near)

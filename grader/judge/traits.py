@@ -117,6 +117,16 @@ def value_traits(case):
             if np.isnan(a).any():
                 found["nan"] = ("the cases whose inputs hold NaN",
                                 "NaN must pass through as the lesson describes.")
+    for c in case.calls:
+        arrays = [a for a in c.args if isinstance(a, np.ndarray) and a.ndim >= 2]
+        if len({a.ndim for a in arrays}) == 1 and len({a.shape[-2] for a in arrays}) > 1:
+            found["lengths"] = (
+                "the cases whose input arrays differ in length along axis -2 (such as fewer "
+                "queries than keys)",
+                "Every case whose arrays have equal lengths there passes: your code treats those "
+                "lengths as equal somewhere (a length taken from the wrong array, a square mask "
+                "or matrix); take each length from its own array and line them up as the lesson "
+                "describes.")
     if case.float_errors:
         found["float-errors"] = (
             "the cases that run with numpy's floating-point warnings raised as errors",
