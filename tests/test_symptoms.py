@@ -479,3 +479,36 @@ def test_failures_confined_to_queries_and_keys_of_different_lengths(lesson_id):
                 if any(np.asarray(o).dtype.kind == "f" for o in les.expected[i].outputs))
     near, _ = diagnosis_of(lesson_id, changed(off, lambda i, c: i in differ | {extra}))
     assert "symptom:only-lengths" not in names(near)
+
+
+def flip_leaf(value, key):
+    """The value with the leaf at `key` (an index into a tuple, or a dict key inside it) reversed
+    along its first axis; other leaves as they are."""
+    def flip(a):
+        return a[::-1].copy() if isinstance(a, np.ndarray) else Tensor(a.array[::-1].copy())
+    if isinstance(value, tuple):
+        return tuple(flip(v) if i == key else flip_leaf(v, key) if isinstance(v, dict) else v
+                     for i, v in enumerate(value))
+    if isinstance(value, dict):
+        return {k: flip(v) if k == key else v for k, v in value.items()}
+    return value
+
+
+@pytest.mark.parametrize("lesson_id, key, words", [("19", "k", "['k']"), ("21", 1, "returned value 2")])
+def test_one_returned_value_rearranged_is_named(lesson_id, key, words):
+    def answer(i, case, expected):
+        if expected.status != "ok":
+            return expected
+        return Outcome("ok", outputs=[flip_leaf(o, key) for o in expected.outputs])
+    found, failing = symptoms_alone(lesson_id, answer)
+    part = [d for d in found if d.mistake == "symptom:rearranged-part"]
+    assert failing and part and words in part[0].message, names(found)
+    first = min(failing)
+
+    def near(i, case, expected):
+        out = answer(i, case, expected)
+        if i != first:
+            return out
+        return Outcome("ok", outputs=[map_floats(o, nudge) for o in out.outputs])
+    found, _ = symptoms_alone(lesson_id, near)
+    assert "symptom:rearranged-part" not in names(found)

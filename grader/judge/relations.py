@@ -53,6 +53,21 @@ def pairs_of(result):
     return found
 
 
+def leaf_pairs(result):
+    """{(call, path): (expected, got)} for the numeric leaves of a case that ran, or None."""
+    if result.outcome.status != "ok" or len(result.expected.outputs) != len(result.outcome.outputs):
+        return None
+    found = {}
+    for n, (e, g) in enumerate(zip(result.expected.outputs, result.outcome.outputs)):
+        el, gl = list(leaves(e)), list(leaves(g))
+        if [p for p, _ in el] != [p for p, _ in gl]:
+            return None
+        for (path, ea), (_, ga) in zip(el, gl):
+            if ea is not None and ga is not None:
+                found[(n, path)] = (ea.astype(np.float64), ga.astype(np.float64))
+    return found
+
+
 def same(e, g, rtol, atol):
     with np.errstate(all="ignore"):
         return e.shape == g.shape and bool(np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True).all())
@@ -320,13 +335,16 @@ def wrong_only_where_zero(tol):
 
 
 def zero_where_wrong(tol):
-    """Right everywhere except at entries where the answer is exactly 0 and should not be."""
-    def rel(e, g):
+    """Right everywhere except at entries where the answer is exactly 0 and should not be:
+    "some" when some entries are right, "all" when the whole array is 0, else None."""
+    def find(e, g):
         if e.shape != g.shape or integral(e):
-            return False
+            return None
         bad = wrong_entries(e, g, tol)
-        return bad.any() and (g[bad] == 0).all() and (~bad).any()
-    return rel
+        if not bad.any() or not (g[bad] == 0).all():
+            return None
+        return "some" if (~bad).any() else "all"
+    return find
 
 
 def nonfinite_where_finite(e, g):

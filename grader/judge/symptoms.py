@@ -139,6 +139,39 @@ def layout_symptom(results, tol):
     return None
 
 
+def part_layout_symptom(results, tol):
+    """One returned value (a cache, one of several outputs) holds exactly the expected numbers
+    arranged differently on every failing case, whatever the other values do."""
+    tables = [rel.leaf_pairs(r) for r in results]
+    if any(t is None for t in tables) or len(tables[0]) < 2:
+        return None
+
+    def shows(table, path):
+        """For one case: "yes" when the leaf at `path` differs and is the expected numbers
+        rearranged in every call (a few values too alike to tell count as "maybe"), else None."""
+        found = []
+        for (_, p), (e, g) in table.items():
+            if p != path or rel.same(e, g, *tol):
+                continue
+            if e.size != g.size or not np.allclose(np.sort(g.ravel()), np.sort(e.ravel()), **rel.EXACT):
+                return None
+            found.append("yes" if rel.distinct_values(e) else "maybe")
+        return None if not found else ("yes" if "yes" in found else "maybe")
+
+    for path in dict.fromkeys(p for _, p in tables[0]):
+        seen = [shows(t, path) for t in tables]
+        if None not in seen and seen.count("yes") >= 2:
+            what = ("returned value " + " ".join(f"[{p}]" if isinstance(p, str) else str(p + 1)
+                                                   for p in path) if path else "the output")
+            return symptom("rearranged-part", (
+                f"{every(results)} {what} holds exactly the expected numbers, only arranged "
+                "differently (e.g. new rows before old ones, or along another axis): the values "
+                "are right and their order is wrong (the other values may follow from it). Check the "
+                "order of the pieces you join and the axis you join them on."),
+                [r.index for r in results])
+    return None
+
+
 def first_shapes(results, tol):
     e, g, _ = rel.differing(results[0], tol)[0]
     return f"expected shape {tuple(e.shape)}, yours {tuple(g.shape)}" if e.shape != g.shape else (
@@ -218,14 +251,14 @@ def entries_symptom(results, tol, case_traits):
             "and wrong only at entries that should be exactly 0 (masked, ignored or filtered-out "
             "positions): those positions must be set to 0 (or kept out of the computation) "
             "explicitly."), cases)
-    if rel.holds(rel.zero_where_wrong(tol), results, tol):
+    if "some" in (rel.findings(rel.zero_where_wrong(tol), results, tol) or []):
         large = all("large" in case_traits[r.index] for r in results)
         why = (" These cases hold large inputs (100 or more): an overflow (inf, NaN) replaced by 0 "
                "afterwards gives exactly this; compute the step so it cannot overflow instead."
                if large else "")
         return symptom("zeroed", (
-            f"{every(results)} your output is right except at entries where it is exactly 0 and "
-            f"the expected value is not: something sets these entries to zero (a mask or filter "
+            f"{every(results)} your output is right except at entries where it is exactly 0 (on "
+            f"some cases, every entry) and the expected value is not: something sets these entries to zero (a mask or filter "
             f"that removes too much, or NaN/inf replaced by 0).{why}"), cases)
     if all(any(rel.nonfinite_where_finite(e, g) for e, g, _ in (rel.differing(r, tol) or []))
            for r in results):
@@ -262,7 +295,8 @@ def value_symptoms(results, tol, case_traits, source=None):
                  lambda: layout_symptom(results, tol),
                  lambda: scale_symptom(results, tol),
                  lambda: entries_symptom(results, tol, case_traits),
-                 lambda: batch_symptom(results, tol)):
+                 lambda: batch_symptom(results, tol),
+                 lambda: part_layout_symptom(results, tol)):
         found = find()
         if found:
             return found
