@@ -512,3 +512,24 @@ def test_one_returned_value_rearranged_is_named(lesson_id, key, words):
         return Outcome("ok", outputs=[map_floats(o, nudge) for o in out.outputs])
     found, _ = symptoms_alone(lesson_id, near)
     assert "symptom:rearranged-part" not in names(found)
+
+
+@pytest.mark.parametrize("lesson_id, name", [("05", "x"), ("04", "z"), ("06", "x")])
+def test_an_answer_that_is_its_input_unchanged_is_named(lesson_id, name):
+    les = load(lesson_id)
+
+    def answer(i, case, expected):
+        x = case.calls[0].args[0]
+        if expected.status != "ok" or len(case.calls) > 1 or not isinstance(x, np.ndarray) or not x.ndim:
+            return expected
+        return Outcome("ok", outputs=[x.copy()])
+    found, failing = symptoms_alone(lesson_id, answer)
+    same = [d for d in found if d.mistake == "symptom:returns-input"]
+    assert failing and same and f"`{name}` unchanged" in same[0].message, names(found)
+    first = min(failing)
+
+    def near(i, case, expected):
+        out = answer(i, case, expected)
+        return Outcome("ok", outputs=[nudge(np.asarray(out.outputs[0]))]) if i == first else out
+    found, _ = symptoms_alone(lesson_id, near)
+    assert "symptom:returns-input" not in names(found)

@@ -172,6 +172,35 @@ def part_layout_symptom(results, tol):
     return None
 
 
+def returns_input_symptom(lesson, results, tol):
+    """On every failing case the answer is one of the call's own inputs, unchanged."""
+    table = tr.defaults(lesson.reference_source)
+    named, telling = set(), 0
+    for r in results:
+        if r.outcome.status != "ok" or len(r.outcome.outputs) != 1:
+            return None
+        call, out = lesson.cases[r.index].calls[0], r.outcome.outputs[0]
+        got = rel.as_array(out)
+        if isinstance(got, str) or got.dtype.kind not in "iuf" or got.ndim == 0:
+            return None
+        names = table.get(call.fn, ([], {}))[0]
+        found = [i for i, a in enumerate(call.args)
+                 if isinstance(a, np.ndarray) and a.shape == got.shape and a.dtype.kind == "f"
+                 and np.allclose(got, a, **rel.EXACT)]
+        if not found:
+            return None
+        named.add(names[found[0]] if found[0] < len(names) else f"argument {found[0] + 1}")
+        telling += rel.distinct_values(call.args[found[0]])
+    if len(named) != 1 or telling < 2:
+        return None
+    name, = named
+    return symptom("returns-input", (
+        f"{every(results)} your function returns its input `{name}` unchanged: the computation "
+        "never reaches the value returned (a result assigned to a new name and the old one "
+        "returned, an early `return`, or an operation whose result is thrown away)."),
+        [r.index for r in results])
+
+
 def first_shapes(results, tol):
     e, g, _ = rel.differing(results[0], tol)[0]
     return f"expected shape {tuple(e.shape)}, yours {tuple(g.shape)}" if e.shape != g.shape else (
@@ -288,9 +317,10 @@ def batch_symptom(results, tol):
         "built for one item), or it mixes the items together."), [r.index for r in results])
 
 
-def value_symptoms(results, tol, case_traits, source=None):
+def value_symptoms(results, tol, case_traits, source=None, lesson=None):
     """What the learner's values have in common with the expected ones on every failing case."""
     for find in (lambda: type_symptom(results),
+                 lambda: lesson and returns_input_symptom(lesson, results, tol),
                  lambda: precision_symptom(results, tol, source),
                  lambda: layout_symptom(results, tol),
                  lambda: scale_symptom(results, tol),
@@ -528,7 +558,7 @@ def explain(lesson, case_results, failing, explained, source=None):
         return found + [symptom(kind_, f"{every(results)} your answer is {words}.", cases)]
     found += error_symptoms(lesson, results, passing)
     ok = [r for r in results if r.outcome.status == "ok"]
-    value = value_symptoms(ok, tol, case_traits, source) if ok else None
+    value = value_symptoms(ok, tol, case_traits, source, lesson) if ok else None
     if value:
         found.append(value)
     if not value:
