@@ -192,5 +192,6 @@ def grade_file(lesson, path, pool, limits=None, progress=None):
     if not result.error:
         known = distinct(diagnose(lesson, job.outcomes, failing))
         explained = set().union(*(d.cases for d in known))
-        result.diagnosis = known + symptoms.explain(lesson, result.cases, failing, explained)
+        result.diagnosis = known + symptoms.explain(lesson, result.cases, failing, explained,
+                                                            source)
     return result

@@ -57,6 +57,9 @@ class Case:
         attention's output projection is zero), so a diagnosis can say which part is wrong.
     raises: the name of an exception type (e.g. "ValueError") that the case's call must raise;
         the case passes when the code under test raises exactly that type, as the reference does.
+    traits: short phrases for what sets the case apart from the others, read after "the cases
+        with" (e.g. "fewer queries than keys"), so a diagnosis can say so when exactly the cases
+        that share a trait fail.
     """
 
     name: str
@@ -68,6 +71,7 @@ class Case:
     hint: int = None
     raises: str = None
     part: str = None
+    traits: tuple = ()
 
 
 def case(name, *calls, **options):
