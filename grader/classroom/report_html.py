@@ -22,6 +22,7 @@ summary{cursor:pointer} .why{background:#fff6db;border-left:4px solid #e0a800;pa
 pre{background:#f3f5f8;padding:.4rem .6rem;border-radius:4px;white-space:pre-wrap;word-break:break-word;
 max-height:16rem;overflow:auto;margin:.2rem 0} code{background:#f3f5f8;padding:0 .2rem;border-radius:3px}
 .lesson{border-top:1px solid #d8dce3} .names{font-size:.9rem} td.what{white-space:nowrap}
+#lessons{font-size:.88rem;width:100%} #lessons td,#lessons th{padding:.25rem .45rem} #lessons td:first-child{min-width:12rem}
 """
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 MAX_DETAIL = 2000
@@ -52,7 +53,7 @@ def summary_table(report):
     rows = ['<table id="lessons"><tr><th>Lesson</th><th class="n">Submitted</th><th class="n">Passed'
             '</th><th class="n">Pass rate</th><th class="n">Mean score</th><th class="n">Time-outs</th>'
             '<th class="n">Crashes</th><th class="n">Not gradable</th><th class="n">Broke a rule</th>'
-            '<th class="n">Unfinished stub</th><th class="n">Nothing submitted</th></tr>']
+            '<th class="n">Stub left</th><th class="n">Nothing submitted</th></tr>']
     for l in report.lessons:
         counts = [len({p.learner for p in l.problems_of(k)}) for k in COUNTED]
         rows.append(

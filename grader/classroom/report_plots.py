@@ -14,7 +14,7 @@ TOP_MISTAKES = 15
 
 def png(fig):
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", metadata={"Software": None})
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return buf.getvalue()
 
 
@@ -25,7 +25,7 @@ def lesson_label(lesson, width=38):
 
 def score_distribution(report):
     """A histogram of the learners' totals, as a share of every lesson in the gradebook."""
-    fig = Figure(figsize=(WIDTH, 3.2))
+    fig = Figure(figsize=(WIDTH, 3.2), layout="constrained")
     ax = fig.add_subplot()
     n = max(report.lesson_count, 1)
     shares = [100 * t / n for t in report.totals.values()]
@@ -45,7 +45,7 @@ def score_distribution(report):
 def pass_rates(report):
     """Per lesson, the class split into passed, submitted but not passed, and nothing submitted."""
     lessons = report.lessons[::-1]                  # the first lesson on top
-    fig = Figure(figsize=(WIDTH, 0.8 + 0.42 * len(lessons)))
+    fig = Figure(figsize=(WIDTH, 0.8 + 0.42 * len(lessons)), layout="constrained")
     ax = fig.add_subplot()
     labels = [lesson_label(l) for l in lessons]
     passed = [len(l.passed) for l in lessons]
@@ -74,7 +74,7 @@ def common_mistakes(report):
     if not found:
         return None
     found.reverse()                                  # the most common on top
-    fig = Figure(figsize=(WIDTH, 0.8 + 0.34 * len(found)))
+    fig = Figure(figsize=(WIDTH, 0.8 + 0.34 * len(found)), layout="constrained")
     ax = fig.add_subplot()
     labels = [f"{number:02d} · {m.name}" + (" (likely cause)" if m.symptom else "")
               for _, number, m in found]
