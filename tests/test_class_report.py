@@ -14,7 +14,9 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT, grader
 from grader.classroom import report_data, report_html
-from grader.classroom.gradebook import connect
+from grader.classroom.gradebook import Gradebook, connect
+from grader.classroom.jobs import Graded, result_row
+from grader.judge.grade import Result
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("demo_class")]   # graded once
 DEMO = ROOT / "grader" / "classroom" / "demo_class"
@@ -262,6 +264,37 @@ def test_any_learner_name_or_error_text_is_shown_as_text(learners, error):
     for learner, row in zip(learners, rows):
         assert row["text"].startswith(learner)
         assert " ".join(error.split()) in " ".join(row["text"].split())
+
+
+def case(name, passed, status="ok"):
+    return {"name": name, "public": False, "status": status, "passed": passed, "message": "",
+            "verdict": "passed" if passed else "failed", "probe": f"probes {name}", "shown": None}
+
+
+def test_a_grader_fault_is_a_problem_not_a_score(tmp_path):
+    book = Gradebook(tmp_path / "gradebook.sqlite")
+    book.add_learners(["ann", "bo", "cy"])
+    with book.db:
+        book.db.execute("INSERT INTO lessons VALUES ('01-softmax', 1, 'A stable softmax', 'v', '[]')")
+    fault = result_row(Result(None, tmp_path / "f.py", error="the grader could not grade this "
+                              "file: KeyError: 'x'"), KeyError("x"))
+    wrong = {"score": 0.5, "passed": False, "cases_passed": 1, "error": None, "error_line": None,
+             "feedback_error": None, "fault": False, "hint": None, "violations": [],
+             "diagnosis": [{"mistake": "no-max-shift", "message": "Subtract the max."}],
+             "cases": [case("small", True), case("huge", False), case("slow", False, "timeout")]}
+    book.record(Graded("ann", "01-softmax", "ann/01.py", fault), "a" * 64, 0.1)
+    book.record(Graded("bo", "01-softmax", "bo/01.py", wrong), "b" * 64, 0.1)
+    with book.db:
+        book.db.execute("INSERT INTO ungraded VALUES ('cy', '01-softmax', NULL, 'no submission')")
+    report = report_data.build(book.db)
+    lesson, = report.lessons
+    assert lesson.scores == {"bo": 0.5} and lesson.passed == [] and lesson.missing == ["cy"]
+    assert [(p.learner, p.kind) for p in lesson.problems] == [("ann", "fault"), ("bo", "timeout")]
+    assert [(m.id, m.learners, m.messages) for m in lesson.mistakes] == [
+        ("no-max-shift", ["bo"], ["Subtract the max."])]
+    assert [(c.name, c.learners) for c in lesson.failed_cases] == [("huge", ["bo"]), ("slow", ["bo"])]
+    assert lesson.ran == 1 and report.nothing == ["cy"] and report.totals == {"ann": 0, "bo": 0.5,
+                                                                              "cy": 0}
 
 
 def test_a_missing_or_bad_gradebook_gets_a_clear_message(workbook, tmp_path):

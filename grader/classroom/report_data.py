@@ -52,7 +52,7 @@ class LessonReport:
     id: str
     number: int
     title: str
-    scores: dict                    # learner -> score from 0 to 1, for those graded
+    scores: dict                    # learner -> score from 0 to 1, for those graded (not faults)
     passed: list
     missing: list                   # learners with no submission for this lesson
     mistakes: list = field(default_factory=list)     # Mistake, most learners first
@@ -139,10 +139,12 @@ def lesson_report(v, lesson, statuses):
             if not any(u[1] == lesson.id and u[2] for u in v.notes(learner)):
                 missing.append(learner)
             continue
+        report.problems += problems(learner, cur, statuses.get((learner, lesson.id), []))
+        if cur.fault:               # no score, as in grades.csv: the next run grades it again
+            continue
         scores[learner] = cur.score
         if cur.passed:
             passed.append(learner)
-        report.problems += problems(learner, cur, statuses.get((learner, lesson.id), []))
         for d in cur.diagnosis:
             who, messages = diagnosed[d["mistake"]]
             who.append(learner)
