@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status reset backups restore watch grade build verify test bench help capstone lab
+.PHONY: setup check hint status reset backups restore watch grade report build verify test bench help capstone lab
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -66,10 +66,18 @@ test: $(STAMP)  ## the project's own tests
 watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
 	@$(GRADER) watch -- $(L)
 
-grade: $(STAMP)  ## grade a class: make grade SUBMISSIONS=folder [LESSONS=01,02] [OUT=grading] [JOBS=4]
-	@test -n "$(SUBMISSIONS)" || { echo "Name the class folder: make grade SUBMISSIONS=path"; exit 2; }
-	@$(GRADER) grade $(if $(LESSONS),--lessons $(LESSONS)) $(if $(OUT),--out $(OUT)) \
-		$(if $(JOBS),--jobs $(JOBS)) -- $(SUBMISSIONS)
+# With no SUBMISSIONS, `make grade` grades the demo class shipped in the grader, into grading/demo/.
+DEMO_CLASS := grader/classroom/demo_class
+DEMO_LESSONS := 01,02,03,05,09,10
+CLASS_OUT = $(or $(OUT),$(if $(SUBMISSIONS),grading,grading/demo))
+CLASS_LESSONS = $(or $(LESSONS),$(if $(SUBMISSIONS),,$(DEMO_LESSONS)))
+
+grade: $(STAMP)  ## grade a class (the demo class by default): make grade SUBMISSIONS=folder [LESSONS=01,02] [OUT=grading] [JOBS=4]
+	@$(GRADER) grade $(if $(CLASS_LESSONS),--lessons $(CLASS_LESSONS)) --out $(CLASS_OUT) \
+		$(if $(JOBS),--jobs $(JOBS)) -- $(or $(SUBMISSIONS),$(DEMO_CLASS))
+
+report: $(STAMP)  ## what a graded class got wrong, as HTML: make report (the demo's) or OUT=grading
+	@$(GRADER) report --gradebook $(CLASS_OUT)
 
 bench: $(STAMP)  ## grading throughput: warm workers vs a process per job vs pytest
 	@$(PY) -m grader.bench

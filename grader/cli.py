@@ -206,6 +206,28 @@ def feedback(learner, out):
     console.print(Markdown(learner_feedback(Path(out), learner)))
 
 
+@cli.command()
+@click.argument("out", required=False, type=click.Path(dir_okay=False))
+@click.option("--gradebook", "folder", default="grading", type=click.Path(), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into (its --out), or the "
+              "gradebook.sqlite file itself.")
+@click.option("--no-html", is_flag=True, help="Only print the summary; write no HTML page.")
+def report(out, folder, no_html):
+    """What the class got wrong, from its gradebook: a summary here, and one self-contained HTML page
+    at OUT (default: report.html beside the gradebook) with figures, mistakes and problems."""
+    from grader.classroom import report as class_report
+    from grader.classroom.report_text import print_report
+    if out and no_html:
+        fail("--no-html writes no page: leave out OUT, or drop --no-html.")
+    folder = class_report.gradebook_folder(folder)
+    data = class_report.load(folder)
+    print_report(console, data)
+    if not no_html:
+        path = Path(out) if out else folder / "report.html"
+        class_report.write(data, folder, path)
+        console.print(f"Wrote the class report: {escape(str(path))}")
+
+
 @export.command("gradescope")
 @click.argument("zip_path", metavar="OUT.zip", type=click.Path(dir_okay=False))
 @click.option("--lessons", default=None, help="Lessons the autograder grades, comma-separated "

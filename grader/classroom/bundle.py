@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 from grader.runner.workers import GRADER_HOME, preload_for
+from .gradebook import grader_sources
 
 RUNTIME = ("numpy", "rich", "click")       # with torch when a lesson needs it
 TORCH_INDEX = "https://download.pytorch.org/whl/cpu"
@@ -73,7 +74,7 @@ def build_bundle(root, lessons, zip_path, hidden_cases="after_published"):
         add(zf, "pyproject.toml", (home / "pyproject.toml").read_text())
         add(zf, "autograder.json", json.dumps({"lessons": [l.id for l in lessons],
                                                "hidden_cases": hidden_cases}, indent=1))
-        for path in sorted((home / "grader").rglob("*.py")):
+        for path in grader_sources(home / "grader"):
             add(zf, path.relative_to(home).as_posix(), path.read_text())
         add(zf, "solutions/roadmap.toml", (root / "solutions" / "roadmap.toml").read_text())
         for lesson in lessons:

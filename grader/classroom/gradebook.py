@@ -96,16 +96,23 @@ INSERT INTO current SELECT s.learner, s.lesson, MAX(r.id) FROM results r
     JOIN submissions s ON s.id = r.submission GROUP BY s.learner, s.lesson;
 """
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
+DEMO_CLASS = "demo_class"       # the demo class's learner files sit in the package; not grader code
 
 
 def file_hash(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def grader_sources(package):
+    """The grader's own Python files under the `grader` package folder `package`."""
+    package = Path(package)
+    return sorted(p for p in package.rglob("*.py") if DEMO_CLASS not in p.relative_to(package).parts)
+
+
 def grader_version():
     """The package version and a short hash of the grader's code: a result names its grader."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parents[1].rglob("*.py")):
+    for path in grader_sources(Path(__file__).parents[1]):
         digest.update(path.read_bytes())
     try:
         version = metadata.version("transformer-workbook-grader")

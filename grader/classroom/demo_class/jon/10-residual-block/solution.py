@@ -1,0 +1,9 @@
+import torch
+import torch.nn.functional as F
+
+
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x)
+    h = F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()

@@ -1,0 +1,58 @@
+"""The class report in the terminal: rich tables of the same numbers the HTML report shows."""
+from rich.markup import escape
+from rich import box
+from rich.table import Column, Table
+
+from grader.display import plural
+
+TOP = 10          # the most common mistakes listed
+SHORT = {"timeout": "time-out", "crash": "crash", "error": "not gradable", "rule": "rule broken",
+         "stub": "stub", "fault": "grader fault"}
+
+
+def percent(x):
+    return "—" if x is None else f"{x:.0%}"
+
+
+def problems_text(lesson):
+    """'1 time-out, 2 crash': how many learners had each problem on the lesson."""
+    counts = [(len({p.learner for p in lesson.problems_of(k)}), SHORT[k]) for k in SHORT]
+    return ", ".join(f"{n} {words}" for n, words in counts if n)
+
+
+def lessons_table(report):
+    table = Table("lesson", "in", Column("passed", no_wrap=True), "none", "problems",
+                  "top mistake (learners)", title="Lessons at a glance (in: handed in; none: "
+                  "nothing submitted)", title_justify="left", box=box.SIMPLE_HEAD)
+    for l in report.lessons:
+        top = l.mistakes[0] if l.mistakes else None
+        table.add_row(f"{l.number:02d}", str(l.submitted), f"{len(l.passed)} ({percent(l.pass_rate)})",
+                      str(len(l.missing) or ""), problems_text(l),
+                      f"{escape(top.name)} ({len(top.learners)})" if top else "")
+    return table
+
+
+def mistakes_table(report):
+    found = sorted(((m, l) for l in report.lessons for m in l.mistakes),
+                   key=lambda t: (-len(t[0].learners), t[1].number, t[0].id))[:TOP]
+    table = Table("lesson", Column("diagnosis", no_wrap=True), "kind", "learners", "who", title="Most common mistakes",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    for m, l in found:
+        table.add_row(f"{l.number:02d}", escape(m.name), "likely cause" if m.symptom else "known",
+                      str(len(m.learners)), escape(", ".join(m.learners)))
+    return table if found else None
+
+
+def print_report(console, report):
+    console.print(lessons_table(report))
+    mistakes = mistakes_table(report)
+    if mistakes is not None:
+        console.print(mistakes)
+    if report.nothing:
+        console.print(f"Submitted nothing at all: {escape(', '.join(report.nothing))}")
+    for l in report.lessons:
+        some = [learner for learner in l.missing if learner not in report.nothing]
+        if some:
+            console.print(f"Nothing for {escape(l.id)}: {escape(', '.join(some))}")
+    console.print(f"{plural(len(report.learners), 'learner')}, "
+                  f"{plural(report.lesson_count, 'lesson')}.")

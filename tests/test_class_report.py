@@ -1,0 +1,314 @@
+"""The demo class and `grader report`: the demo class grades to the scores and diagnoses below (so it
+stays in sync with the lessons), and the class report drawn from its gradebook says what the
+gradebook says, escapes what learners control, and needs no network to show."""
+import hashlib
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+from html.parser import HTMLParser
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import ROOT, grader
+from grader.classroom import report_data, report_html
+from grader.classroom.gradebook import Gradebook, connect
+from grader.classroom.jobs import Graded, result_row
+from grader.judge.grade import Result
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("demo_class")]   # graded once
+DEMO = ROOT / "grader" / "classroom" / "demo_class"
+LESSONS = "01,02,03,05,09,10"
+# learner -> lesson number -> (cases passed/total, first diagnosis, or what went wrong instead)
+EXPECTED = {
+    "ada": {n: ("all", None) for n in ("01", "02", "03", "05", "09", "10")},   # right, own way
+    "ben": {"01": ("all", None), "02": ("all", None),                          # an exercises/ tree
+            "03": ("15/18", "square-mask-from-queries"), "05": ("1/18", "unbiased-variance"),
+            "09": ("0/20", "stub")},
+    "chloe": {"01": ("14/18", "no-max-shift"), "02": ("12/22", "mask-after-softmax"),
+              "05": ("5/18", "wrong-axis")},
+    "dev": {"01": ("all", None), "02": ("3/22", "no-scale")},                # notebooks
+    "emma": {"01": ("all", None), "02": ("0/0", "error"), "03": ("all", None)},  # a syntax error
+    "farid": {"01": ("14/18", "no-max-shift"), "05": ("16/18", "crash"), "10": ("all", None)},
+    "gwen": {"01": ("all", None), "02": ("12/22", "mask-after-softmax"), "03": ("0/18", "timeout")},
+    "hugo": {"01": ("2/18", None), "02": ("1/22", None)},     # hunts for the reference, finds none
+    "ines": {"01": ("all", None)},
+    "jon": {"01": ("all", None), "09": ("12/20", "float32"), "10": ("5/15", "no-causal-mask")},
+    "kai": {},                                                # submitted nothing at all
+    "lena": {"02": ("11/22", "rule"), "03": ("11/18", "top-left-alignment"), "05": ("all", None)},
+    "mo": {"05": ("0/18", "symptom:float32"), "09": ("all", None)},
+    "noor": {"01": ("13/18", "fixed-last-axis"), "03": ("0/18", "strict-lower-triangle"),
+             "09": ("5/20", "inverted-mask"), "10": ("1/15", "relu-without-residual")},
+    "omar": {n: ("all", None) for n in ("02", "03", "09", "10")},
+    "pia": {"01": ("14/18", "no-max-shift"), "02": ("3/22", "no-scale"),
+            "05": ("1/18", "unbiased-variance"), "10": ("2/15", "no-first-residual")},
+}
+MISTAKE = """import numpy as np
+
+def softmax(x, axis=-1):
+    e = np.exp(x)
+    return e / np.sum(e, axis=axis, keepdims=True)
+"""
+HOSTILE_NAMES = ["<script>alert('name')", '"><img src=x onerror=alert(1)>', "a&amp;b"]
+ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "a",
+                "code", "table", "tr", "th", "td", "img", "section", "ul", "li", "details",
+                "summary", "b", "i", "span", "div", "pre", "br"}
+
+
+class Page(HTMLParser):
+    """Every element of a page: its tag, attributes and text (nested text included)."""
+    VOID = {"meta", "img", "br"}
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.elements, self.open = [], []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        element = {"tag": tag, "attrs": dict(attrs), "text": ""}
+        self.elements.append(element)
+        if tag not in self.VOID:
+            self.open.append(element)
+
+    def handle_endtag(self, tag):
+        while self.open:
+            if self.open.pop()["tag"] == tag:
+                break
+
+    def handle_data(self, data):
+        for element in self.open:
+            element["text"] += data
+
+    def having(self, attr, value=None):
+        return [e for e in self.elements if attr in e["attrs"]
+                and (value is None or e["attrs"][attr] == value)]
+
+
+@pytest.fixture(scope="module")
+def workbook(tmp_path_factory):
+    root = tmp_path_factory.mktemp("report") / "workbook"
+    shutil.copytree(ROOT / "solutions", root / "solutions",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def demo(workbook, tmp_path_factory):
+    """The demo class graded in the sandbox, as `make grade` grades it: the gradebook's folder."""
+    out = tmp_path_factory.mktemp("demo") / "grading"
+    done = grader(workbook, "grade", str(DEMO), "--lessons", LESSONS, "--out", str(out),
+                  "--jobs", "2", timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+def outcome(db, learner, lesson):
+    """(cases passed/total, what the test table names) of a learner x lesson's current result."""
+    row = db.execute(
+        "SELECT r.id, r.cases_passed, r.cases_total, r.passed, r.error, r.violations, r.diagnosis "
+        "FROM current c JOIN results r ON r.id = c.result WHERE c.learner = ? AND c.lesson LIKE ?",
+        (learner, f"{lesson}-%")).fetchone()
+    if row is None:
+        return None
+    rid, passed, total, all_passed, error, violations, diagnosis = row
+    statuses = {s for (s,) in db.execute("SELECT status FROM case_results WHERE result = ?", (rid,))}
+    verdicts = {v for (v,) in db.execute("SELECT verdict FROM case_results WHERE result = ?", (rid,))}
+    what = (json.loads(diagnosis)[0]["mistake"] if json.loads(diagnosis) else
+            "error" if error else "rule" if json.loads(violations) else
+            "timeout" if "timeout" in statuses else "crash" if "crash" in statuses else
+            "stub" if verdicts == {"not implemented yet"} else None)
+    return ("all" if all_passed else f"{passed}/{total}"), what
+
+
+def test_the_demo_class_grades_as_expected(demo):
+    db = sqlite3.connect(demo / "gradebook.sqlite")
+    assert sorted(l for (l,) in db.execute("SELECT id FROM learners")) == sorted(EXPECTED)
+    got = {learner: {n: outcome(db, learner, n) for n in LESSONS.split(",")
+                     if outcome(db, learner, n) is not None} for learner in EXPECTED}
+    assert got == EXPECTED
+    missing = {(l, s.split("-")[0]) for l, s in db.execute(
+        "SELECT learner, lesson FROM ungraded WHERE path IS NULL")}
+    assert missing == {(l, n) for l in EXPECTED for n in LESSONS.split(",") if n not in EXPECTED[l]}
+
+
+def test_the_report_says_what_the_gradebook_says(demo, workbook, tmp_path):
+    book = demo / "gradebook.sqlite"
+    before = hashlib.sha256(book.read_bytes()).hexdigest()
+    out = tmp_path / "report.html"
+    done = grader(workbook, "report", str(out), "--gradebook", str(demo))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert hashlib.sha256(book.read_bytes()).hexdigest() == before       # read, never written
+    page = Page(out.read_text())
+    db = sqlite3.connect(book)
+    rows = {r["attrs"]["data-lesson"]: r["attrs"] for r in page.having("data-submitted")}
+    assert len(rows) == 6
+    for lesson, submitted, passed in db.execute(
+            "SELECT c.lesson, COUNT(*), SUM(r.passed) FROM current c JOIN results r "
+            "ON r.id = c.result GROUP BY c.lesson"):
+        assert int(rows[lesson]["data-submitted"]) == submitted
+        assert int(rows[lesson]["data-passed"]) == passed
+        assert float(rows[lesson]["data-pass-rate"]) == pytest.approx(passed / submitted, abs=1e-4)
+    made = {}
+    for lesson, diagnosis in db.execute("SELECT c.lesson, r.diagnosis FROM current c JOIN results "
+                                        "r ON r.id = c.result"):
+        for d in json.loads(diagnosis):
+            made[lesson, d["mistake"]] = made.get((lesson, d["mistake"]), 0) + 1
+    table = {(m["attrs"]["data-lesson"], m["attrs"]["data-mistake"]): int(m["attrs"]["data-learners"])
+             for m in page.having("data-mistake") if m["tag"] == "tr"}
+    assert table == made and table["01-softmax", "no-max-shift"] == 3
+    assert table["05-layer-norm", "symptom:float32"] == 1
+    listed = {m["attrs"]["data-mistake"]: m for m in page.having("data-mistake") if m["tag"] == "li"}
+    assert "exponentiates the logits directly" in listed["no-max-shift"]["text"]   # its message
+    assert "chloe, farid, pia" in listed["no-max-shift"]["text"]
+    assert "likely cause" in listed["symptom:float32"]["text"]
+    for lesson, in db.execute("SELECT id FROM lessons"):
+        expected = sorted(l for (l,) in db.execute(
+            "SELECT learner FROM ungraded WHERE lesson = ? AND path IS NULL", (lesson,)))
+        shown = [p["text"].split(", ") for p in page.having("data-missing", lesson)]
+        assert shown == ([expected] if expected else [])
+    assert [b["text"] for b in page.having("data-learner") if b["tag"] == "b"] == ["kai"]
+    problems = {(p["attrs"]["data-learner"], p["attrs"]["data-kind"]) for p in page.having("data-kind")}
+    assert {("gwen", "timeout"), ("farid", "crash"), ("emma", "error"), ("lena", "rule"),
+            ("ben", "stub")} == problems
+    assert rows["03-causal-mask"]["data-timeouts"] == "1" and rows["05-layer-norm"]["data-crashes"] == "1"
+    assert "no-max-shift" in done.stdout and "kai" in done.stdout        # the terminal summary
+
+
+def test_the_report_is_self_contained(demo, workbook, tmp_path):
+    out = tmp_path / "report.html"
+    assert grader(workbook, "report", str(out), "--gradebook", str(demo)).returncode == 0
+    text = out.read_text()
+    page = Page(text)
+    images = [e for e in page.elements if e["tag"] == "img"]
+    assert len(images) == 3 and all(i["attrs"]["src"].startswith("data:image/png;base64,")
+                                    for i in images)
+    assert {e["tag"] for e in page.elements} <= ALLOWED_TAGS
+    assert all(a["attrs"]["href"].startswith("#") for a in page.having("href"))
+    assert not re.search(r"https?://", text) and "<script" not in text.lower()
+
+
+def test_make_grade_and_make_report_default_to_the_demo_class():
+    def dry(*args):
+        done = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True)
+        return done.stdout.replace("\\\n", " ")
+    assert re.search(r"grader grade --lessons 01,02,03,05,09,10 --out grading/demo .*-- "
+                     r"grader/classroom/demo_class", dry("grade"))
+    assert re.search(r"grader grade +--out grading .*-- cls", dry("grade", "SUBMISSIONS=cls"))
+    assert "grader report --gradebook grading/demo" in dry("report")
+    assert "grader report --gradebook grading" in dry("report", "OUT=grading")
+
+
+def test_learner_names_and_error_text_are_escaped(workbook, tmp_path):
+    cls = tmp_path / "class"
+    for name in HOSTILE_NAMES:
+        (cls / name / "01-softmax").mkdir(parents=True)
+        (cls / name / "01-softmax" / "solution.py").write_text(MISTAKE)
+    (cls / "quiet" / "01-softmax").mkdir(parents=True)
+    (cls / "quiet" / "01-softmax" / "solution.py").write_text(
+        "raise ValueError('</pre><script>alert(2)</script>')\n")
+    (cls / "<b>idle").mkdir()
+    out = tmp_path / "grading"
+    done = grader(workbook, "grade", str(cls), "--lessons", "01", "--out", str(out), "--no-sandbox")
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = grader(workbook, "report", "--gradebook", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = (out / "report.html").read_text()
+    page = Page(text)
+    assert {e["tag"] for e in page.elements} <= ALLOWED_TAGS - {"script"}
+    assert "<script" not in text.lower() and "onerror" not in {a for e in page.elements
+                                                                for a in e["attrs"]}
+    mistake, = [m for m in page.having("data-mistake", "no-max-shift") if m["tag"] == "li"]
+    for name in HOSTILE_NAMES:
+        assert name in mistake["text"]
+    error, = page.having("data-kind", "error")
+    assert error["attrs"]["data-learner"] == "quiet"
+    assert "</pre><script>alert(2)</script>" in error["text"]
+    assert [b["attrs"]["data-learner"] for b in page.having("data-learner") if b["tag"] == "b"] \
+        == ["<b>idle"]
+
+
+names = st.lists(st.one_of(st.sampled_from(["<", ">", "&", '"', "'", "=", ";", "#", "/", " ", "`",
+                                            "<script>", "&lt;", "<b>", "\n"]),
+                          st.characters(blacklist_categories=("Cs", "Cc"))),
+                 min_size=1, max_size=10).map("".join)
+
+
+def rendered(learners, error):
+    """The parts of the report that show learner names and error text, for one lesson."""
+    lesson = report_data.LessonReport("01-softmax", 1, "A stable softmax", {l: 0.5 for l in learners},
+                                      [], list(learners))
+    lesson.mistakes = [report_data.Mistake("no-max-shift", list(learners), ["the message"])]
+    lesson.failed_cases = [report_data.FailedCase("case", error, False, list(learners))]
+    lesson.ran = len(learners)
+    lesson.problems = [report_data.Problem(l, "error", error) for l in learners]
+    report = report_data.ClassReport(list(learners), [lesson], {l: 0.5 for l in learners},
+                                     list(learners))
+    return Page("".join([report_html.summary_table(report), report_html.top_mistakes(report),
+                         report_html.nothing_section(report), report_html.lesson_section(lesson)]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(names, min_size=1, max_size=4, unique=True), names)
+def test_any_learner_name_or_error_text_is_shown_as_text(learners, error):
+    """Whatever a learner's folder is called and whatever their code raised, the page shows it as
+    text: the page has the very elements it has for plain names, and the text reads back."""
+    page = rendered(learners, error)
+    plain = rendered([f"n{i}" for i in range(len(learners))],
+                     "\n".join("e" for _ in error.splitlines()) or "e")      # as many lines
+    assert [e["tag"] for e in page.elements] == [e["tag"] for e in plain.elements]
+    rows = page.having("data-kind")
+    assert [p["attrs"]["data-learner"] for p in rows] == list(learners)
+    assert [b["text"] for b in page.having("data-learner") if b["tag"] == "b"] == list(learners)
+    for learner, row in zip(learners, rows):
+        assert row["text"].startswith(learner)
+        assert " ".join(error.split()) in " ".join(row["text"].split())
+
+
+def case(name, passed, status="ok"):
+    return {"name": name, "public": False, "status": status, "passed": passed, "message": "",
+            "verdict": "passed" if passed else "failed", "probe": f"probes {name}", "shown": None}
+
+
+def test_a_grader_fault_is_a_problem_not_a_score(tmp_path):
+    book = Gradebook(tmp_path / "gradebook.sqlite")
+    book.add_learners(["ann", "bo", "cy"])
+    with book.db:
+        book.db.execute("INSERT INTO lessons VALUES ('01-softmax', 1, 'A stable softmax', 'v', '[]')")
+    fault = result_row(Result(None, tmp_path / "f.py", error="the grader could not grade this "
+                              "file: KeyError: 'x'"), KeyError("x"))
+    wrong = {"score": 0.5, "passed": False, "cases_passed": 1, "error": None, "error_line": None,
+             "feedback_error": None, "fault": False, "hint": None, "violations": [],
+             "diagnosis": [{"mistake": "no-max-shift", "message": "Subtract the max."}],
+             "cases": [case("small", True), case("huge", False), case("slow", False, "timeout")]}
+    book.record(Graded("ann", "01-softmax", "ann/01.py", fault), "a" * 64, 0.1)
+    book.record(Graded("bo", "01-softmax", "bo/01.py", wrong), "b" * 64, 0.1)
+    with book.db:
+        book.db.execute("INSERT INTO ungraded VALUES ('cy', '01-softmax', NULL, 'no submission')")
+    report = report_data.build(book.db)
+    lesson, = report.lessons
+    assert lesson.scores == {"bo": 0.5} and lesson.passed == [] and lesson.missing == ["cy"]
+    assert [(p.learner, p.kind) for p in lesson.problems] == [("ann", "fault"), ("bo", "timeout")]
+    assert [(m.id, m.learners, m.messages) for m in lesson.mistakes] == [
+        ("no-max-shift", ["bo"], ["Subtract the max."])]
+    assert [(c.name, c.learners) for c in lesson.failed_cases] == [("huge", ["bo"]), ("slow", ["bo"])]
+    assert lesson.ran == 1 and report.nothing == ["cy"] and report.totals == {"ann": 0, "bo": 0.5,
+                                                                              "cy": 0}
+
+
+def test_a_missing_or_bad_gradebook_gets_a_clear_message(workbook, tmp_path):
+    bad, empty = tmp_path / "bad", tmp_path / "empty"
+    bad.mkdir()
+    (bad / "gradebook.sqlite").write_text("not a database")
+    empty.mkdir()
+    connect(empty / "gradebook.sqlite").close()
+    for args, message in [
+            (["--gradebook", str(tmp_path / "nowhere")], "there is no gradebook in"),
+            (["--gradebook", str(bad / "gradebook.sqlite")], "is not an SQLite gradebook"),
+            (["--gradebook", str(empty)], "holds no graded class yet"),
+            ([str(tmp_path / "r.html"), "--no-html", "--gradebook", str(empty)], "--no-html")]:
+        done = grader(workbook, "report", *args)
+        assert done.returncode == 2 and message in done.stdout, done.stdout + done.stderr
+        assert "Traceback" not in done.stdout + done.stderr
+    assert not list(tmp_path.rglob("*.html"))
