@@ -99,11 +99,11 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
 def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done):
     if not todo:
         return
-    for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
-        lesson.prepare()
     limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
     advance = progress(len(todo)) if progress else (lambda job: None)
     with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
+        for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
+            lesson.prepare()        # while the workers import their libraries
         ex = ThreadPoolExecutor(jobs)
         try:
             futures = {ex.submit(grade_job, s, pool, limits): (s, sha) for s, sha in todo}
