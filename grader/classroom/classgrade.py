@@ -1,8 +1,9 @@
 """Grade a whole class: every learner x lesson not yet graded, on warm workers in parallel, into the
 gradebook; then rewrite every export from the gradebook."""
 import errno
+import queue
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,12 +107,20 @@ def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done
             lesson.prepare()        # while the workers import their libraries
         ex = ThreadPoolExecutor(jobs)
         try:
-            futures = {ex.submit(grade_job, s, pool, limits): (s, sha) for s, sha in todo}
-            for future in as_completed(futures):
-                submission, sha = futures[future]
-                graded, seconds = future.result()
-                book.record(graded, sha or "unreadable", seconds)
-                done.graded.append(graded)
-                advance(graded)
+            finished = queue.SimpleQueue()
+            for s, sha in todo:
+                ex.submit(grade_job, s, pool, limits).add_done_callback(
+                    lambda f, sha=sha: finished.put((f, sha)))
+            left = len(todo)
+            while left:         # every job finished by now goes into one transaction
+                batch = [finished.get()]
+                while not finished.empty():
+                    batch.append(finished.get())
+                graded = [(*f.result(), sha) for f, sha in batch]
+                book.record_many([(g, sha or "unreadable", seconds) for g, seconds, sha in graded])
+                left -= len(graded)
+                for g, _, _ in graded:
+                    done.graded.append(g)
+                    advance(g)
         finally:
             ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
