@@ -102,15 +102,24 @@ def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done
         return
     limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
     advance = progress(len(todo)) if progress else (lambda job: None)
+    order = {l.id: i for i, l in enumerate(lessons)}
+    todo = sorted(todo, key=lambda t: order.get(t[0].lesson.id, len(order)))   # lesson by lesson
     with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
-        for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
-            lesson.prepare()        # while the workers import their libraries
+        # The lessons' answers are computed in order, one thread, while the workers import their
+        # libraries and then while the first lessons' jobs run; a job waits for its own lesson.
+        preparing = ThreadPoolExecutor(1)
+        ready = {l.id: preparing.submit(l.prepare)
+                 for l in {s.lesson.id: s.lesson for s, _ in todo}.values()}
+
+        def job(submission):
+            ready[submission.lesson.id].result()   # a broken lesson stops the run, as before
+            return grade_job(submission, pool, limits)
+
         ex = ThreadPoolExecutor(jobs)
         try:
             finished = queue.SimpleQueue()
             for s, sha in todo:
-                ex.submit(grade_job, s, pool, limits).add_done_callback(
-                    lambda f, sha=sha: finished.put((f, sha)))
+                ex.submit(job, s).add_done_callback(lambda f, sha=sha: finished.put((f, sha)))
             left = len(todo)
             while left:         # every job finished by now goes into one transaction
                 batch = [finished.get()]
@@ -124,3 +133,4 @@ def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done
                     advance(g)
         finally:
             ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
+            preparing.shutdown(wait=False, cancel_futures=True)
