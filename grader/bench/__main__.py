@@ -113,12 +113,13 @@ def main(argv=None):
                   f"(load average now {load_average()})")
 
         print(f"\nclass grading, lesson {nb_lesson.id} alone (launch to exports written):")
-        rows, mine = [], {}
+        rows, mine, alone = [], {}, []
         for size in args.sizes:
             note(f"grading lesson {nb_lesson.id} for {size} learners")
             out = work / f"out-{size}-{nb_lesson.id}"
             t = runs.grade(work / f"class-{size}", out, [nb_lesson.id], size, args.jobs,
                            sandboxed=sandboxed)
+            alone.append(t)
             graded = runs.gradebook_scores(out)
             mine[size] = graded
             want = {k: v for k, v in kinds[size].items() if k[1] == nb_lesson.id}
@@ -132,6 +133,9 @@ def main(argv=None):
             shutil.rmtree(out)
         print_table(rows, ("learners", "wall", "first result", "per learner", "vs nbgrader",
                            "grades", "load"))
+        if line := fit(alone):
+            print(f"  fitted over the sizes: start-up {line[0]:.1f} s, then "
+                  f"{1000 * line[1]:.1f} ms per learner")
 
         if nb:
             ours = mine[min(s for s in args.sizes if s >= min(args.nbgrader, max(args.sizes)))]
@@ -143,9 +147,12 @@ def main(argv=None):
                 print(f"    {learner}: ours {o[0]}/{o[1]} cases (score {o[2]}), nbgrader {t[0]}/{t[1]}")
 
         ids = [l.id for l in whole]
-        print(f"\nclass grading, {len(ids)} lessons ({ids[0]} to {ids[-1]}):")
+        if ids == [nb_lesson.id]:       # graded above already
+            ids = []
+        if ids:
+            print(f"\nclass grading, {len(ids)} lessons ({ids[0]} to {ids[-1]}):")
         rows, timings = [], []
-        for size in args.sizes:
+        for size in args.sizes if ids else ():
             note(f"grading {len(ids)} lessons for {size} learners ({size * len(ids)} jobs)")
             out = work / f"out-{size}-all"
             phases = args.phases and size == max(args.sizes)
@@ -163,13 +170,14 @@ def main(argv=None):
                          "all as expected" if not wrong else f"{len(wrong)} differ",
                          load_average()))
             shutil.rmtree(out)
-        print_table(rows, ("learners", "jobs", "wall", "first result", "jobs/s", "per learner",
-                           "per job", "grades", "load"))
+        if rows:
+            print_table(rows, ("learners", "jobs", "wall", "first result", "jobs/s", "per learner",
+                               "per job", "grades", "load"))
         line = fit(timings)
         if line:
             print(f"  fitted over the sizes: start-up {line[0]:.1f} s, then "
                   f"{1000 * line[1]:.0f} ms per learner ({1000 * line[1] / len(ids):.1f} ms per job)")
-        if timings[-1].phases:
+        if timings and timings[-1].phases:
             print(f"\nphases of the {timings[-1].learners}-learner run (seconds summed over "
                   "threads; nested phases are inside their callers):")
             print_table([(name, f"{s:.2f} s", calls, f"{1000 * s / calls:.2f} ms")
