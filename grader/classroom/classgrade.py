@@ -1,8 +1,9 @@
 """Grade a whole class: every learner x lesson not yet graded, on warm workers in parallel, into the
 gradebook; then rewrite every export from the gradebook."""
 import errno
+import queue
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +63,13 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
     check_folders(folder, out)
     if sandboxed:
         sandbox.bwrap()         # refuse before anything is written
+    with Pool(jobs, sandboxed, preload_for(lessons)) as pool:   # importing while the class is read
+        return grade_with(pool, folder, lessons, out, jobs, case_seconds, progress, regrade, known,
+                          learner, visibility)
+
+
+def grade_with(pool, folder, lessons, out, jobs, case_seconds, progress, regrade, known, learner,
+               visibility):
     learners, submissions, ungraded = discover(folder, lessons, known, learner)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -75,7 +83,7 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
                 book.add_lessons(lessons)
                 book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded])
                 todo, done.unchanged = to_grade(book, submissions, regrade)
-                grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done)
+                grade_all(book, todo, lessons, pool, jobs, case_seconds, progress, done)
                 exports.write_all(book.db, out, visibility)
             except sqlite3.OperationalError as exc:
                 if not disk_full(exc):
@@ -96,22 +104,39 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
     return done
 
 
-def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done):
+def grade_all(book, todo, lessons, pool, jobs, case_seconds, progress, done):
     if not todo:
         return
-    for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
-        lesson.prepare()
     limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
     advance = progress(len(todo)) if progress else (lambda job: None)
-    with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
-        ex = ThreadPoolExecutor(jobs)
-        try:
-            futures = {ex.submit(grade_job, s, pool, limits): (s, sha) for s, sha in todo}
-            for future in as_completed(futures):
-                submission, sha = futures[future]
-                graded, seconds = future.result()
-                book.record(graded, sha or "unreadable", seconds)
-                done.graded.append(graded)
-                advance(graded)
-        finally:
-            ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
+    order = {l.id: i for i, l in enumerate(lessons)}
+    todo = sorted(todo, key=lambda t: order.get(t[0].lesson.id, len(order)))   # lesson by lesson
+    # The lessons' answers are computed in order, one thread, while the workers import their
+    # libraries and then while the first lessons' jobs run; a job waits for its own lesson.
+    preparing = ThreadPoolExecutor(1)
+    ready = {l.id: preparing.submit(l.prepare)
+             for l in {s.lesson.id: s.lesson for s, _ in todo}.values()}
+
+    def job(submission):
+        ready[submission.lesson.id].result()   # a broken lesson stops the run, as before
+        return grade_job(submission, pool, limits)
+
+    ex = ThreadPoolExecutor(jobs)
+    try:
+        finished = queue.SimpleQueue()
+        for s, sha in todo:
+            ex.submit(job, s).add_done_callback(lambda f, sha=sha: finished.put((f, sha)))
+        left = len(todo)
+        while left:         # every job finished by now goes into one transaction
+            batch = [finished.get()]
+            while not finished.empty():
+                batch.append(finished.get())
+            graded = [(*f.result(), sha) for f, sha in batch]
+            book.record_many([(g, sha or "unreadable", seconds) for g, seconds, sha in graded])
+            left -= len(graded)
+            for g, _, _ in graded:
+                done.graded.append(g)
+                advance(g)
+    finally:
+        ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
+        preparing.shutdown(wait=False, cancel_futures=True)

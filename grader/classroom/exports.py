@@ -9,17 +9,31 @@ from pathlib import Path
 from . import feedback, gradescope, view as class_view
 
 
-def write_atomically(path, text):
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
+class AtomicFiles:
+    """Files each replaced whole: every new version goes to a temporary file beside its path;
+    `commit` flushes them all to the disk at once (one sync, not one per file), then moves each
+    into place. Until then no file has changed."""
+
+    def __init__(self):
+        self.pending = []
+
+    def write(self, path, text):
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        self.pending.append((tmp, path))
         with open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+
+    def commit(self):
+        os.sync()
+        for tmp, path in self.pending:
+            tmp.replace(path)
+        self.pending = []
+
+    def discard(self):
+        for tmp, _ in self.pending:
+            tmp.unlink(missing_ok=True)
+        self.pending = []
 
 
 def grades_csv(view):
@@ -43,12 +57,17 @@ def write_all(db, out, hidden_visibility="after_published"):
     out/gradescope/<learner>/results.json from the gradebook `db`."""
     out = Path(out)
     view = class_view.load(db)
-    write_atomically(out / "grades.csv", grades_csv(view))
-    (out / "feedback").mkdir(exist_ok=True)
-    for learner in view.learners:
-        write_atomically(out / "feedback" / f"{learner}.md", feedback.markdown(view, learner))
-        write_atomically(out / "feedback" / f"{learner}.html", feedback.html_page(view, learner))
-        (out / "gradescope" / learner).mkdir(parents=True, exist_ok=True)
-        data = gradescope.results(view, learner, hidden_visibility)
-        write_atomically(out / "gradescope" / learner / "results.json", json.dumps(data, indent=1))
+    files = AtomicFiles()
+    try:
+        files.write(out / "grades.csv", grades_csv(view))
+        (out / "feedback").mkdir(exist_ok=True)
+        for learner in view.learners:
+            files.write(out / "feedback" / f"{learner}.md", feedback.markdown(view, learner))
+            files.write(out / "feedback" / f"{learner}.html", feedback.html_page(view, learner))
+            (out / "gradescope" / learner).mkdir(parents=True, exist_ok=True)
+            data = gradescope.results(view, learner, hidden_visibility)
+            files.write(out / "gradescope" / learner / "results.json", json.dumps(data, indent=1))
+        files.commit()
+    finally:
+        files.discard()
     return view

@@ -1,7 +1,8 @@
 """The class gradebook: one SQLite file holding learners, lessons, submissions and results.
 
-Every result is committed, with its cases and the learner x lesson's `current` pointer, in one
-transaction as soon as it is graded: a run killed at any moment (SIGKILL, mid-write) leaves the
+Every result is committed, with its cases and the learner x lesson's `current` pointer, as soon as
+it is graded (results that finish while the last write goes on share the next transaction, so a
+large class pays for one write to the disk per batch, not per result): a run killed at any moment (SIGKILL, mid-write) leaves the
 gradebook as it was after its last complete result, and the next run grades only what is missing.
 Results are never deleted: `current` names the one result per learner x lesson that exports use; the
 rest is history. The schema carries a version (`PRAGMA user_version`); older gradebooks are migrated
@@ -224,31 +225,40 @@ class Gradebook:
 
     def record(self, job, sha256, seconds):
         """Store one graded job (a classroom.jobs.Graded) and make it current, in one transaction."""
-        r = job.row
+        return self.record_many([(job, sha256, seconds)])[0]
+
+    def record_many(self, graded):
+        """Store (job, sha256, seconds) triples and make each current, all in one transaction (one
+        write to the disk, however many); returns their result ids."""
         with self.db:
-            self.db.execute("INSERT OR IGNORE INTO submissions (learner, lesson, sha256, path) "
-                            "VALUES (?, ?, ?, ?)", (job.learner, job.lesson, sha256, job.path))
-            (sub_id,) = self.db.execute(
-                "SELECT id FROM submissions WHERE learner = ? AND lesson = ? AND sha256 = ?",
-                (job.learner, job.lesson, sha256)).fetchone()
-            (version,) = self.db.execute("SELECT version FROM lessons WHERE id = ?",
-                                         (job.lesson,)).fetchone()
-            cur = self.db.execute(
-                "INSERT INTO results (submission, score, passed, cases_passed, cases_total, error, "
-                "violations, diagnosis, grader_version, lesson_version, graded_at, seconds, fault, "
-                "hint, error_line, feedback_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?)",
-                (sub_id, r["score"], r["passed"], r["cases_passed"], len(r["cases"]), r["error"],
-                 json.dumps(r["violations"]), json.dumps(r["diagnosis"]), self.grader_version,
-                 version, time.strftime("%Y-%m-%dT%H:%M:%S%z"), round(seconds, 4), r["fault"],
-                 r["hint"], r["error_line"], r["feedback_error"]))
-            self.db.executemany(
-                "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(cur.lastrowid, i, c["name"], c["public"], c["status"], c["passed"], c["message"],
-                  c["verdict"], c["probe"], json.dumps(c["shown"]) if c["shown"] else None)
-                 for i, c in enumerate(r["cases"])])
-            self.db.execute("INSERT OR REPLACE INTO current VALUES (?, ?, ?)",
-                            (job.learner, job.lesson, cur.lastrowid))
+            return [self.insert(*one) for one in graded]
+
+    def insert(self, job, sha256, seconds):
+        """One graded job's rows, inside the caller's transaction; its result id."""
+        r = job.row
+        self.db.execute("INSERT OR IGNORE INTO submissions (learner, lesson, sha256, path) "
+                        "VALUES (?, ?, ?, ?)", (job.learner, job.lesson, sha256, job.path))
+        (sub_id,) = self.db.execute(
+            "SELECT id FROM submissions WHERE learner = ? AND lesson = ? AND sha256 = ?",
+            (job.learner, job.lesson, sha256)).fetchone()
+        (version,) = self.db.execute("SELECT version FROM lessons WHERE id = ?",
+                                     (job.lesson,)).fetchone()
+        cur = self.db.execute(
+            "INSERT INTO results (submission, score, passed, cases_passed, cases_total, error, "
+            "violations, diagnosis, grader_version, lesson_version, graded_at, seconds, fault, "
+            "hint, error_line, feedback_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?)",
+            (sub_id, r["score"], r["passed"], r["cases_passed"], len(r["cases"]), r["error"],
+             json.dumps(r["violations"]), json.dumps(r["diagnosis"]), self.grader_version,
+             version, time.strftime("%Y-%m-%dT%H:%M:%S%z"), round(seconds, 4), r["fault"],
+             r["hint"], r["error_line"], r["feedback_error"]))
+        self.db.executemany(
+            "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(cur.lastrowid, i, c["name"], c["public"], c["status"], c["passed"], c["message"],
+              c["verdict"], c["probe"], json.dumps(c["shown"]) if c["shown"] else None)
+             for i, c in enumerate(r["cases"])])
+        self.db.execute("INSERT OR REPLACE INTO current VALUES (?, ?, ?)",
+                        (job.learner, job.lesson, cur.lastrowid))
         return cur.lastrowid
 
     def note_ungraded(self, lessons, notes):

@@ -133,6 +133,7 @@ class JobChild:
         request_r, request_w = os.pipe()
         self.rfd, result_w = os.pipe()
         self.outfd, output_w = os.pipe()
+        sent = self.prefill(request_w, request)
         try:
             worker.send({"run": job_id}, (request_r, result_w, output_w))
             if worker.receive(REPLY_SECONDS).get("started") != job_id:
@@ -145,7 +146,23 @@ class JobChild:
             for fd in (request_r, result_w, output_w):
                 os.close(fd)
         self.code = None
-        threading.Thread(target=self.feed, args=(request_w, request), daemon=True).start()
+        if sent < len(request):
+            threading.Thread(target=self.feed, args=(request_w, request[sent:]),
+                             daemon=True).start()
+        else:
+            os.close(request_w)
+
+    @staticmethod
+    def prefill(fd, data):
+        """Put as much of the request as the pipe holds (all of a usual one) before the child
+        exists, so it finds it there; returns how many bytes went in."""
+        os.set_blocking(fd, False)
+        try:
+            return os.write(fd, data)
+        except BlockingIOError:
+            return 0
+        finally:
+            os.set_blocking(fd, True)
 
     @staticmethod
     def feed(fd, data):

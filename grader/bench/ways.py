@@ -1,4 +1,4 @@
-"""`make bench`: grading throughput on one set of jobs, three ways, and check latency.
+"""`make bench WAYS=1`: grading throughput on one set of jobs, three ways, and check latency.
 
 The jobs: several learners' files (the reference and a fresh stub) on numpy and torch lessons.
 1. warm workers: the grader's own path, a pool of warm workers forking a child per job (also

@@ -1,0 +1,70 @@
+"""What class grading does in batches for speed keeps its promises: a batch of results is one
+transaction (all stored or none), and the exports change only once every file is written."""
+import sqlite3
+
+import pytest
+
+from conftest import ROOT
+from grader.classroom import exports
+from grader.classroom.gradebook import Gradebook
+from grader.classroom.jobs import Graded
+from grader.lessons import lesson, roadmap
+
+
+def row(score):
+    return {"score": score, "passed": score == 1.0, "cases_passed": int(score * 2), "error": None,
+            "error_line": None, "feedback_error": None, "fault": False, "hint": None,
+            "violations": [], "diagnosis": [],
+            "cases": [{"name": f"c{i}", "public": False, "status": "ok", "passed": i < score * 2,
+                       "message": "", "verdict": "passed", "probe": "", "shown": None}
+                      for i in range(2)]}
+
+
+@pytest.fixture
+def book(tmp_path):
+    gb = Gradebook(tmp_path / "gradebook.sqlite")
+    gb.add_learners(["ann", "bo"])
+    gb.add_lessons([lesson.load(roadmap.load(ROOT), "01")])
+    yield gb
+    gb.close()
+
+
+def current(path):
+    db = sqlite3.connect(path)
+    try:
+        return dict(db.execute("SELECT c.learner, r.score FROM current c JOIN results r "
+                               "ON r.id = c.result").fetchall())
+    finally:
+        db.close()
+
+
+def test_a_batch_of_results_is_stored_whole(book, tmp_path):
+    ids = book.record_many([(Graded("ann", "01-softmax", "a.py", row(1.0)), "aa", 0.1),
+                            (Graded("bo", "01-softmax", "b.py", row(0.5)), "bb", 0.2)])
+    assert len(set(ids)) == 2
+    assert current(tmp_path / "gradebook.sqlite") == {"ann": 1.0, "bo": 0.5}
+
+
+def test_a_batch_that_fails_part_way_stores_none_of_it(book, tmp_path):
+    book.record(Graded("ann", "01-softmax", "a.py", row(0.5)), "a0", 0.1)
+    with pytest.raises(TypeError):     # no such lesson in the gradebook: the second insert fails
+        book.record_many([(Graded("ann", "01-softmax", "a.py", row(1.0)), "a1", 0.1),
+                          (Graded("bo", "99-nowhere", "b.py", row(1.0)), "bb", 0.1)])
+    assert current(tmp_path / "gradebook.sqlite") == {"ann": 0.5}
+
+
+def test_exports_change_only_once_every_file_is_written(tmp_path):
+    old = {tmp_path / "a.txt": "old a", tmp_path / "b.txt": "old b"}
+    for path, text in old.items():
+        path.write_text(text)
+    files = exports.AtomicFiles()
+    files.write(tmp_path / "a.txt", "new a")
+    assert (tmp_path / "a.txt").read_text() == "old a"      # nothing moves before commit
+    files.discard()                                          # e.g. the disk filled up
+    assert {p: p.read_text() for p in old} == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+    files.write(tmp_path / "a.txt", "new a")
+    files.write(tmp_path / "b.txt", "new b")
+    files.commit()
+    assert [p.read_text() for p in old] == ["new a", "new b"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
