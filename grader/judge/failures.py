@@ -117,8 +117,9 @@ def concatenate(error):
         return "concatenate", (
             f"np.concatenate was asked to join arrays that differ along axis {dim} (sizes {a} and "
             f"{b}) while joining them along another axis: arrays may differ only along the axis "
-            f"they are joined on, so the join most likely belongs on axis {dim} (counting from the "
-            "end, e.g. `axis=-2`, keeps it right with or without batch axes).")
+            f"they are joined on. Either the join belongs on axis {dim} (counting from the end, "
+            "e.g. `axis=-2`, keeps it right with or without batch axes), or one of the pieces has "
+            "the wrong shape: print the shapes you join.")
     m = re.search(r"Sizes of tensors must match except in dimension (\d+)\. Expected size (\d+) but "
                   r"got size (\d+)", error)
     if m:
@@ -126,8 +127,9 @@ def concatenate(error):
         return "concatenate", (
             f"torch.cat was asked to join tensors along dimension {dim}, but they differ along "
             f"another dimension (sizes {a} and {b}): tensors may differ only along the dimension "
-            "they are joined on; join along the axis that grows (counting from the end, e.g. "
-            "`dim=-2`).")
+            "they are joined on. Either the join belongs on the axis that grows (counting from the "
+            "end, e.g. `dim=-2`), or one of the pieces has the wrong shape (a reduction such as "
+            "argmax over the wrong dimension, or a dimension dropped): print the shapes you join.")
     return None
 
 

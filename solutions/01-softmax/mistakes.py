@@ -57,10 +57,11 @@ def softmax(x, axis=-1):
 
 
 @mistake("shift-by-min", hint=1, message="""\
-You subtract each slice's minimum (or some value other than its maximum) before `exp`. Any shift
-leaves the softmax unchanged on paper, but only the maximum makes every exponent 0 or below: after
-subtracting the minimum, the largest logit becomes a large positive exponent, and when a slice spans
-more than about 710, `exp` overflows to inf and inf / inf is NaN. Subtract the maximum.""")
+You subtract something other than each slice's maximum before `exp` (its minimum, its mean, a
+constant). Any shift leaves the softmax unchanged on paper, but only the maximum makes every
+exponent 0 or below: after subtracting anything smaller, the largest logit can keep a large positive
+exponent, and when it sits more than about 710 above the shift, `exp` overflows to inf and inf / inf
+is NaN. Subtract the maximum.""")
 def softmax(x, axis=-1):
     finite = np.where(np.isfinite(x), x, np.inf)
     e = np.exp(x - np.min(finite, axis=axis, keepdims=True))
