@@ -1,0 +1,121 @@
+"""A job's memory and processes bounded as a whole, by a cgroup per warm worker's job: a memory bomb
+of several processes, each under the per-process limit, is stopped and reported as the job's memory
+limit; a process bomb is bounded; nothing is left behind. Needs a writable cgroup (root here)."""
+import os
+import textwrap
+
+import pytest
+
+from conftest import GOOD_SOFTMAX, ROOT, grader
+from grader.runner import cgroups, run
+from grader.runner.workers import Pool
+
+pytestmark = pytest.mark.xdist_group("cgroups")
+GROUP, WHY = cgroups.open_group()
+if GROUP:
+    GROUP.close()
+needs_cgroups = pytest.mark.skipif(GROUP is None, reason=f"no writable cgroup here: {WHY}")
+LIMITS = run.Limits(case_seconds=20, import_seconds=10, job_seconds=60)
+
+
+def job(pool, lesson, body, cases=2):
+    """Run a correct softmax whose function first runs `body`, on the lesson's first cases."""
+    source = "import os, sys, time\nimport numpy as np\n" + GOOD_SOFTMAX.replace(
+        "def softmax(x, axis=-1):\n", "def softmax(x, axis=-1):\n" + textwrap.indent(
+            textwrap.dedent(body), "    "))
+    return pool.run(lambda worker: run.run_job(worker, source, lesson.cases[:cases], LIMITS))
+
+
+def grader_folders():
+    """The cgroup folders graders made that still exist."""
+    found = []
+    for base in cgroups.bases()[1]:
+        found += [e.name for e in os.scandir(base) if e.name.startswith(cgroups.PREFIX)]
+    return found
+
+
+@pytest.fixture
+def sandboxed():
+    before = grader_folders()
+    with Pool(1, sandboxed=True, preload=("numpy",)) as pool:
+        yield pool
+    assert grader_folders() == before        # every slot and the grader's folder removed
+
+
+@needs_cgroups
+def test_each_job_runs_in_a_cgroup_with_the_job_s_limits(softmax_lesson):
+    if GROUP.version != 1:
+        pytest.skip("the job reads cgroup v1's files")
+    with Pool(1, preload=("numpy",)) as pool:     # unsandboxed, so the job can read its cgroup
+        done = job(pool, softmax_lesson, """
+            where = dict(l.strip().split(":", 2)[1:] for l in open("/proc/self/cgroup"))
+            memory = open(f"/sys/fs/cgroup/memory{where['memory']}/memory.limit_in_bytes").read()
+            tasks = open(f"/sys/fs/cgroup/pids{where['pids']}/pids.max").read()
+            raise ValueError(f"{where['memory']} {int(memory)} {tasks.strip()}")
+            """, cases=1)
+        assert "cgroup v1" in pool.confinement(LIMITS)
+    assert done.outcomes[0].status == "error", done.outcomes[0]
+    path, memory, tasks = done.outcomes[0].error["message"].split()
+    assert "/grader-" in path and "/job-" in path
+    assert int(memory) == LIMITS.memory_mb << 20 and int(tasks) == LIMITS.processes + 2
+
+
+@needs_cgroups
+def test_a_memory_bomb_of_several_processes_is_stopped_as_the_job_s_memory_limit(
+        sandboxed, softmax_lesson):
+    """Six children of 400 MB each: each under the per-process limit, 2.4 GB together."""
+    done = job(sandboxed, softmax_lesson, """
+        r, w = os.pipe()
+        for _ in range(6):
+            if os.fork() == 0:
+                hog = bytearray(400 << 20)
+                for i in range(0, len(hog), 4096):
+                    hog[i] = 1
+                os.write(w, b"x")
+                time.sleep(600)
+        got = b""
+        while len(got) < 6:
+            got += os.read(r, 6)
+        """)
+    for outcome in done.outcomes:
+        assert outcome.status == "crash"
+        assert "went over its memory limit (1024 MiB)" in outcome.detail, outcome.detail
+    after = job(sandboxed, softmax_lesson, "")        # the worker and its slot go on as before
+    assert [o.status for o in after.outcomes] == ["ok", "ok"]
+
+
+@needs_cgroups
+def test_a_process_bomb_is_bounded(sandboxed, softmax_lesson):
+    """Its slot is removed afterwards (the fixture checks), so none of its processes is left."""
+    done = job(sandboxed, softmax_lesson, f"""
+        made = 0
+        while made < 200:
+            try:
+                pid = os.fork()
+            except OSError:
+                break
+            if pid == 0:
+                time.sleep(600)
+                os._exit(0)
+            made += 1
+        raise ValueError(f"made {{made}}")
+        """, cases=1)
+    message = done.outcomes[0].error["message"]
+    assert message.startswith("made ") and 0 < int(message.split()[1]) <= LIMITS.processes
+
+
+def test_without_a_cgroup_the_per_process_limits_are_said_to_be_in_force(monkeypatch):
+    monkeypatch.setattr(cgroups, "open_group", lambda: (None, "no cgroup for this test"))
+    with Pool(1, preload=()) as pool:
+        said = pool.confinement(LIMITS)
+        done = pool.run(lambda worker: run.run_job(worker, GOOD_SOFTMAX, [], LIMITS))
+    assert said.startswith("per-process limits only") and "no cgroup for this test" in said
+    assert done.import_error is None
+
+
+def test_doctor_says_how_jobs_are_bounded():
+    done = grader(ROOT, "doctor")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Sandbox: bubblewrap" in done.stdout and "works" in done.stdout
+    expected = f"cgroup v{GROUP.version}" if GROUP else "per-process limits only"
+    assert f"Job limits: {expected}" in done.stdout
