@@ -20,7 +20,7 @@ import signal
 import socket
 import sys
 
-from . import limits, runner
+from . import isolate, limits, runner
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -123,7 +123,7 @@ class Worker:
             self.child(fds, workdir)
         for fd in fds:
             os.close(fd)
-        self.send(started=job_id)
+        self.send(started=job_id, pid=pid)
         watch = os.pidfd_open(pid)
         while watch not in select.select([self.control, watch], [], [])[0]:
             data = self.control.recv(MAX_MESSAGE)
@@ -177,10 +177,14 @@ class Worker:
             os._exit(RUNNER_FAILED)
 
     def drop_privileges(self):
+        """Run as the children's own user; in a sandbox with no other user to switch to, in
+        namespaces of the job's own."""
         if self.uid is not None:
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)
+        elif self.sandboxed:
+            isolate.isolate()
 
 
 def main(argv):
