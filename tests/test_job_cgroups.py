@@ -2,6 +2,7 @@
 of several processes, each under the per-process limit, is stopped and reported as the job's memory
 limit; a process bomb is bounded; nothing is left behind. Needs a writable cgroup (root here)."""
 import os
+import subprocess
 import textwrap
 
 import pytest
@@ -26,20 +27,12 @@ def job(pool, lesson, body, cases=2):
     return pool.run(lambda worker: run.run_job(worker, source, lesson.cases[:cases], LIMITS))
 
 
-def grader_folders():
-    """The cgroup folders graders made that still exist."""
-    found = []
-    for base in cgroups.bases()[1]:
-        found += [e.name for e in os.scandir(base) if e.name.startswith(cgroups.PREFIX)]
-    return found
-
-
 @pytest.fixture
 def sandboxed():
-    before = grader_folders()
     with Pool(1, sandboxed=True, preload=("numpy",)) as pool:
+        folders = pool.cgroups.dirs + pool.workers[0].slot.dirs if pool.cgroups else []
         yield pool
-    assert grader_folders() == before        # every slot and the grader's folder removed
+    assert not [f for f in folders if os.path.exists(f)]     # every slot and the grader's folder
 
 
 @needs_cgroups
@@ -119,3 +112,20 @@ def test_doctor_says_how_jobs_are_bounded():
     assert "Sandbox: bubblewrap" in done.stdout and "works" in done.stdout
     expected = f"cgroup v{GROUP.version}" if GROUP else "per-process limits only"
     assert f"Job limits: {expected}" in done.stdout
+
+
+@needs_cgroups
+def test_folders_a_killed_grader_left_are_removed_by_the_next():
+    gone = subprocess.Popen(["true"])
+    gone.wait()                              # a pid no grader runs as now
+    stale = [os.path.join(base, f"{cgroups.PREFIX}{gone.pid}-0badc0de")
+             for base in cgroups.bases()[1]]
+    try:
+        for folder in stale:
+            os.makedirs(os.path.join(folder, "job-1"))
+        group, _ = cgroups.open_group()
+        group.close()
+        assert not [f for f in stale if os.path.exists(f)]
+    finally:
+        for folder in stale:
+            cgroups.remove(folder, 0)

@@ -81,7 +81,11 @@ def remove(folder, seconds=2.0):
     """Remove a cgroup folder and its sub-cgroups; a cgroup whose last processes are still exiting
     is busy for a moment, so retry for up to `seconds`."""
     deadline = time.monotonic() + seconds
-    for sub in sorted((e.path for e in os.scandir(folder) if e.is_dir()), reverse=True):
+    try:
+        subs = [e.path for e in os.scandir(folder) if e.is_dir()]
+    except FileNotFoundError:
+        return True
+    for sub in subs:
         remove(sub, seconds)
     while True:
         try:
@@ -157,9 +161,8 @@ class Slot:
         self.limits = (memory_mb, tasks)
 
     def oom_kills(self):
-        if self.group.version == 2:
-            return counter(read(self.file("memory.events")), "oom_kill")
-        return counter(read(self.file("memory.oom_control")), "oom_kill")
+        """cgroup v2: how many of the slot's processes were killed for memory so far."""
+        return counter(read(self.file("memory.events")), "oom_kill")
 
     def attach(self, pid, memory_mb, tasks):
         """Move process `pid` (not yet running learner code) into this slot, under these limits."""
@@ -167,16 +170,18 @@ class Slot:
         if self.fd is not None:
             with contextlib.suppress(BlockingIOError):
                 os.eventfd_read(self.fd)
-        self.kills = self.oom_kills()
+        else:
+            self.kills = self.oom_kills()
         for folder in self.dirs:
             write(os.path.join(folder, "cgroup.procs"), pid)
 
     def out_of_memory(self):
         """Whether the job attached last has hit its memory limit."""
-        if self.fd is not None:
-            with contextlib.suppress(BlockingIOError):
-                if os.eventfd_read(self.fd):
-                    return True
+        if self.fd is not None:         # cgroup v1 (reading memory.oom_control is slow)
+            try:
+                return os.eventfd_read(self.fd) > 0
+            except BlockingIOError:
+                return False
         try:
             return self.oom_kills() > self.kills
         except OSError:
