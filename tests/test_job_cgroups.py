@@ -50,7 +50,7 @@ def test_each_job_runs_in_a_cgroup_with_the_job_s_limits(softmax_lesson):
     assert done.outcomes[0].status == "error", done.outcomes[0]
     path, memory, tasks = done.outcomes[0].error["message"].split()
     assert "/grader-" in path and "/job-" in path
-    assert int(memory) == LIMITS.memory_mb << 20 and int(tasks) == LIMITS.processes + 2
+    assert int(memory) == LIMITS.memory_mb << 20 and int(tasks) == LIMITS.processes + 1
 
 
 @needs_cgroups

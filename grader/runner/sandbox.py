@@ -6,10 +6,10 @@ size-limited /tmp and /dev/shm (the shared memory torch's and Python's multiproc
 root, the worker keeps only the capabilities it needs to manage its children (switch user, kill,
 clean /tmp); every child runs as an unprivileged user of its own, so the process limit holds and the
 child cannot signal or trace the worker. Run by anyone else, bubblewrap maps the worker to an
-unprivileged user of a new user namespace instead, the only user there is: every child then makes
-user, PID and mount namespaces of its own (child.isolate), so it cannot see or signal the worker.
-That needs user namespaces allowed to ordinary users; where they are not, bwrap() says which setting
-forbids them and how to allow them.
+unprivileged user of a new user namespace instead, the only user there is: the worker keeps
+CAP_SYS_ADMIN there to fork every child into a PID namespace of its own (child.isolate), where the
+child, without capabilities, cannot signal the worker. That needs user namespaces allowed to
+ordinary users; where they are not, bwrap() says which setting forbids them and how to allow them.
 
 No command line or environment inside names a host folder: bubblewrap reads its options (every
 mount's source) from a file descriptor, a virtual environment is shown under a neutral folder and
@@ -38,8 +38,8 @@ INSTALL_HINT = ("bubblewrap is not installed: install it (Debian/Ubuntu: `apt-ge
 
 
 NO_SANDBOX = "or pass --no-sandbox to grade without it"
-# Run by an ordinary user, every job makes user, PID and mount namespaces of its own (child.isolate).
-NESTED = ("import ctypes, sys; sys.exit(ctypes.CDLL(None, use_errno=True).unshare(0x30020000) "
+# Run by an ordinary user, the worker makes a PID namespace for every job (child.isolate).
+NESTED = ("import ctypes, sys; sys.exit(ctypes.CDLL(None, use_errno=True).unshare(0x20000000) "
           "and ctypes.get_errno())")
 
 
@@ -51,7 +51,8 @@ def bwrap():
     argv = [path, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid",
             "--unshare-net"]
     if os.geteuid() != 0:
-        argv += ["--unshare-user", sys.executable, "-I", "-c", NESTED]
+        argv += ["--unshare-user", "--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN",
+                 sys.executable, "-I", "-c", NESTED]
     else:
         argv += ["true"]
     probe = subprocess.run(argv, capture_output=True, text=True)
@@ -89,9 +90,9 @@ def userns_fix(sysctl="/proc/sys"):
                 "them inside the sandbox too: "
                 f"{fix('kernel.apparmor_restrict_unprivileged_userns', 0)}")
     return ("ordinary users may not make user namespaces here (a container, or a security module), "
-            "and the sandbox needs them (a setuid bubblewrap alone is not enough: every job makes "
-            "namespaces of its own inside it): ask the machine's administrator to allow them, "
-            "or grade as root")
+            "and the sandbox needs them (a setuid bubblewrap alone is not enough: every job gets "
+            "a PID namespace of its own inside it): ask the machine's administrator to allow "
+            "them, or grade as root")
 
 
 def python_roots():
@@ -171,7 +172,8 @@ def options(grader_home):
         for cap in CAPABILITIES:
             argv += ["--cap-add", cap]
         return argv, 100_000 + secrets.randbelow(1 << 30)
-    return argv + ["--unshare-user", "--uid", "65534", "--gid", "65534"], None
+    return argv + ["--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
+                   "--cap-add", "CAP_SYS_ADMIN"], None      # for child.isolate
 
 
 def command(bwrap_path, grader_home, args):

@@ -74,6 +74,7 @@ class Worker:
         self.ids = itertools.count()
         self.ready = False
         self.slot = slot
+        self.sandboxed = bool(bwrap)
         self.host = self.proc.pid       # the worker's own pid, once a job has shown where it is
 
     def wait_ready(self):
@@ -119,7 +120,7 @@ class Worker:
     def host_pid(self, pid):
         """The pid on this side of the job child the worker calls `pid` (in the sandbox, the
         worker sees its own pid namespace); raises WorkerDied if the worker has no such child."""
-        level = [self.host]
+        level, depth = [self.host], int(self.sandboxed)    # the worker's PID namespace's depth
         for _ in range(4):          # bwrap, its init, the worker, the job's child
             found = []
             for parent in level:
@@ -132,7 +133,7 @@ class Worker:
                     ns = read(f"/proc/{kid}/status").split("NSpid:")[1].split("\n")[0].split()
                 except (OSError, IndexError):
                     continue
-                if ns and ns[-1] == str(pid):
+                if len(ns) > depth and ns[depth] == str(pid):
                     self.host = int(read(f"/proc/{kid}/stat").rsplit(")", 1)[1].split()[1])
                     return kid
             level = found
@@ -191,8 +192,8 @@ class JobChild:
         if type(pid) is not int or pid <= 0:
             raise WorkerDied("it did not say which process runs the job")
         self.memory_mb = limits["memory_mb"]
-        try:        # its tasks: the child, the one that waits for it when isolated, their own
-            self.slot.attach(self.worker.host_pid(pid), self.memory_mb, limits["processes"] + 2)
+        try:
+            self.slot.attach(self.worker.host_pid(pid), self.memory_mb, limits["processes"] + 1)
         except OSError as exc:
             raise GraderError(f"the job's cgroup could not be set up: {exc}") from None
 

@@ -98,6 +98,7 @@ class Worker:
         self.control = control
         self.sandboxed = sandboxed
         self.uid = uid
+        self.isolated = sandboxed and uid is None    # no other user: a PID namespace per job
         self.kept = {d: set(os.listdir(d)) for d in PRIVATE} if sandboxed else {}   # its own mounts
 
     def send(self, **message):
@@ -118,9 +119,12 @@ class Worker:
 
     def job(self, job_id, fds):
         workdir = self.workdir()
-        pid = os.fork()
-        if pid == 0:
-            self.child(fds, workdir)
+        if self.isolated:
+            pid = isolate.fork(lambda: self.child(fds, workdir))
+        else:
+            pid = os.fork()
+            if pid == 0:
+                self.child(fds, workdir)
         for fd in fds:
             os.close(fd)
         self.send(started=job_id, pid=pid)
@@ -177,14 +181,13 @@ class Worker:
             os._exit(RUNNER_FAILED)
 
     def drop_privileges(self):
-        """Run as the children's own user; in a sandbox with no other user to switch to, in
-        namespaces of the job's own."""
+        """Run as the children's own user, or, isolated, without the worker's capabilities."""
         if self.uid is not None:
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)
-        elif self.sandboxed:
-            isolate.isolate()
+        elif self.isolated:
+            isolate.drop_capabilities()
 
 
 def main(argv):
