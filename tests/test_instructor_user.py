@@ -25,6 +25,21 @@ from test_hostile import ATTACKS, HONEST, attackers, lesson_folder, listener, ma
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("instructor")]
 DANGEROUS = ["fork_storm", "memory_bomb", "network", "read_reference", "signal_parent",
              "ptrace_parent", "setsid_background"]
+ISOLATED = """\
+import os
+import numpy as np
+
+STATUS = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+CAPABILITIES = [int(STATUS[k], 16) for k in ("CapEff", "CapPrm", "CapInh", "CapAmb")]
+ALONE = os.getpid() == 1 and os.getppid() == 0 and not any(CAPABILITIES)
+
+
+def softmax(x, axis=-1):
+    if not ALONE:
+        return np.zeros_like(x)
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+"""
 FAILING_BWRAP = """#!/bin/sh
 echo "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2
 exit 1
@@ -169,7 +184,8 @@ def graded(out):
 def class_graded(instructor, listener):
     """Honest learners and the most dangerous attackers, graded by the ordinary user."""
     folder = make_class(instructor.base / "class",
-                        {**HONEST, **attackers(DANGEROUS, listener, instructor.base / "class")})
+                        {**HONEST, "isolated": {"01-softmax": ISOLATED},
+                         **attackers(DANGEROUS, listener, instructor.base / "class")})
     out = owned_folder(instructor, "out")
     done = instructor.run("grade", str(folder), "--lessons", "01,09", "--out", str(out),
                           "--jobs", "2", "--case-seconds", "2")
@@ -184,6 +200,12 @@ def test_an_ordinary_user_grades_a_class_in_the_sandbox(class_graded):
     assert 0 < found["bert", "01-softmax"]["score"] < 1
     assert found["cleo", "01-softmax"]["score"] == 0
     assert found["dana", "09-torch-attention"]["score"] < 1
+
+
+def test_an_ordinary_user_s_jobs_run_alone_without_capabilities(class_graded):
+    """pid 1 of a PID namespace of its own (its parent, the worker, is outside), no capability."""
+    found, _ = class_graded
+    assert found["isolated", "01-softmax"]["score"] == 1.0, found["isolated", "01-softmax"]
 
 
 @pytest.mark.parametrize("name", DANGEROUS)

@@ -194,8 +194,8 @@ class JobChild:
         self.memory_mb = limits["memory_mb"]
         try:
             self.slot.attach(self.worker.host_pid(pid), self.memory_mb, limits["processes"] + 1)
-        except OSError as exc:
-            raise GraderError(f"the job's cgroup could not be set up: {exc}") from None
+        except OSError as exc:      # the worker is replaced, with a slot of its own
+            raise WorkerDied(f"its job could not be put in its cgroup ({exc})") from None
 
     @staticmethod
     def feed(fd, data):

@@ -3,7 +3,9 @@
 There bubblewrap maps a single user, so a job's processes share the worker's user and could signal
 it. Each job's child is forked into a PID namespace of its own instead (bubblewrap leaves the
 worker CAP_SYS_ADMIN in the sandbox's user namespace for that), where it is pid 1 and cannot name
-the worker; the child then drops every capability before it runs learner code.
+the worker; the child then drops every capability before it runs learner code. As any pid 1, it
+ignores the signals it sends itself that it has no handler for (code that kills itself goes on),
+and the kernel's SIGXFSZ (a file over the size limit fails to be written instead).
 """
 import ctypes
 import os
