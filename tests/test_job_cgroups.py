@@ -4,6 +4,7 @@ limit; a process bomb is bounded; nothing is left behind. Needs a writable cgrou
 import os
 import subprocess
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -129,3 +130,40 @@ def test_folders_a_killed_grader_left_are_removed_by_the_next():
     finally:
         for folder in stale:
             cgroups.remove(folder, 0)
+
+
+def test_cgroup_v2_the_nearest_cgroup_that_enables_memory_and_pids_holds_the_slots(
+        tmp_path, monkeypatch):
+    """On a file tree laid out as cgroup v2's (this machine's may be v1): the grader's folder goes
+    in the nearest cgroup from its own up that enables memory and pids below it, and a slot writes
+    v2's limits and reads v2's count of kills."""
+    v2 = tmp_path / "cgroup"
+    scope = v2 / "user.slice" / "session-1.scope"
+    scope.mkdir(parents=True)
+    (v2 / "user.slice" / "cgroup.subtree_control").write_text("cpu memory pids\n")
+    (scope / "cgroup.subtree_control").write_text("\n")    # it holds processes: none enabled
+    monkeypatch.setattr(cgroups, "mounts", lambda: ({}, str(v2)))
+    monkeypatch.setattr(cgroups, "own", lambda: {"": "/user.slice/session-1.scope"})
+    version, bases = cgroups.bases()
+    assert (version, bases) == (2, [str(v2 / "user.slice")])
+    group = cgroups.Group(version, bases)
+    assert Path(group.dirs[0], "cgroup.subtree_control").read_text() == "+memory +pids"
+    slot = group.slot()
+    events = Path(slot.dirs[0], "memory.events")
+    events.write_text("oom 0\noom_kill 2\n")
+    slot.attach(4242, 1024, 9)
+    written = {f.name: f.read_text() for f in Path(slot.dirs[0]).iterdir()}
+    assert written["memory.max"] == str(1024 << 20) and written["memory.swap.max"] == "0"
+    assert written["memory.oom.group"] == "1" and written["pids.max"] == "9"
+    assert written["cgroup.procs"] == "4242" and slot.fd is None
+    assert not slot.out_of_memory()
+    events.write_text("oom 1\noom_kill 3\n")
+    assert slot.out_of_memory()
+
+
+def test_cgroup_v2_without_enabled_controllers_falls_back(tmp_path, monkeypatch):
+    (tmp_path / "cgroup.subtree_control").write_text("cpu io\n")
+    monkeypatch.setattr(cgroups, "mounts", lambda: ({}, str(tmp_path)))
+    monkeypatch.setattr(cgroups, "own", lambda: {"": "/"})
+    version, why = cgroups.bases()
+    assert version is None and "memory and pids" in why

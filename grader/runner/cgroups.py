@@ -6,9 +6,10 @@ or a delegated cgroup v2 subtree) every warm worker gets a slot: a cgroup that e
 children is moved into before it reads its request (so before any learner code runs), with the
 job's memory (swap included) and task limits. A slot is reused job after job (a job's processes
 are all gone when it ends), so a job costs a few small writes. The slots live in a folder of the
-grader's own, created inside the cgroup the grader runs in (any limit set on the grader still
-holds), and removed when the pool closes; a folder left by a grader that was killed is removed by
-the next one.
+grader's own, removed when the pool closes (a folder left by a grader that was killed is removed
+by the next one). cgroup v1: inside the cgroup the grader runs in, so any limit set on the grader
+still holds. cgroup v2 (a cgroup with processes cannot enable controllers for its sub-cgroups): in
+the nearest cgroup from the grader's own up that enables memory and pids for its sub-cgroups.
 
 cgroup v1 (memory and pids hierarchies): memory.limit_in_bytes and memory.memsw.limit_in_bytes,
 pids.max; an eventfd tells of the job's first out-of-memory, and the parent then ends the job.
@@ -16,6 +17,7 @@ cgroup v2: memory.max, memory.swap.max, memory.oom.group (the kernel ends the wh
 pids.max; memory.events counts the kills. Elsewhere: the per-process limits alone.
 """
 import contextlib
+import itertools
 import os
 import re
 import time
@@ -203,7 +205,7 @@ class Group:
         self.version = version
         name = f"{PREFIX}{os.getpid()}-{os.urandom(4).hex()}"
         self.dirs = []
-        self.count = 0
+        self.numbers = itertools.count(1)       # slots are made from several threads
         try:
             for base in bases:
                 sweep(base)
@@ -216,8 +218,7 @@ class Group:
             raise
 
     def slot(self):
-        self.count += 1
-        return Slot(self, f"job-{self.count}")
+        return Slot(self, f"job-{next(self.numbers)}")
 
     def close(self):
         for folder in self.dirs:
@@ -233,15 +234,20 @@ def bases():
     if all(name in v1 and name in paths for name in V1):
         return 1, [os.path.normpath(os.path.join(v1[name], paths[name].lstrip("/"))) for name in V1]
     if v2 and "" in paths:
-        base = os.path.normpath(os.path.join(v2, paths[""].lstrip("/")))
-        try:
-            enabled = read(os.path.join(base, "cgroup.subtree_control")).split()
-        except OSError:
-            enabled = []
-        if set(V1) <= set(enabled):
-            return 2, [base]
-        return None, (f"the cgroup v2 folder the grader runs in ({base}) does not delegate the "
-                      "memory and pids controllers to its sub-cgroups")
+        path = paths[""]
+        while True:     # the nearest cgroup, from the grader's own up, that enables both below it
+            base = os.path.normpath(os.path.join(v2, path.lstrip("/")))
+            try:
+                enabled = read(os.path.join(base, "cgroup.subtree_control")).split()
+            except OSError:
+                enabled = []
+            if set(V1) <= set(enabled):
+                return 2, [base]
+            if path in ("/", ""):
+                break
+            path = os.path.dirname(path)
+        return None, ("no cgroup v2 folder from the grader's own up enables the memory and pids "
+                      "controllers for its sub-cgroups")
     return None, "this machine mounts no cgroup with the memory and pids controllers"
 
 

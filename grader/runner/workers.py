@@ -3,7 +3,9 @@
 A worker (grader.runner.child.worker) imports numpy and torch once and forks a fresh child per job. The
 parent hands each child three pipes through the worker: the request goes in on one, result frames
 come back on another, printed output on the third. Nothing the worker or child says is trusted:
-control messages are checked, and a worker that stops answering is killed and replaced.
+control messages are checked, and a worker that stops answering is killed and replaced. Where the
+grader may make cgroups, each worker's jobs run in a cgroup of their own (cgroups.py), which bounds
+a job's memory and processes as a whole.
 """
 import itertools
 import json
