@@ -23,6 +23,7 @@ from conftest import ROOT
 from test_hostile import ATTACKS, HONEST, attackers, lesson_folder, listener, make_class, reason  # noqa: F401
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("instructor")]
+USER = "grader-t"          # and the test's pid
 DANGEROUS = ["fork_storm", "memory_bomb", "network", "read_reference", "signal_parent",
              "ptrace_parent", "setsid_background"]
 ISOLATED = """\
@@ -121,6 +122,14 @@ def virtual_env(user, base):
     return str(venv / "bin" / "python")
 
 
+def remove_stale_users():
+    """Users an earlier run that was killed left behind (the pid in their name is gone)."""
+    for entry in pwd.getpwall():
+        if entry.pw_name.startswith(USER) and entry.pw_name[len(USER):].isdigit() \
+                and not os.path.exists(f"/proc/{entry.pw_name[len(USER):]}"):
+            subprocess.run(["userdel", entry.pw_name], capture_output=True)
+
+
 @pytest.fixture(scope="module")
 def instructor():
     if os.geteuid() != 0:
@@ -128,7 +137,8 @@ def instructor():
     for tool in ("useradd", "userdel", "runuser", "bwrap"):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} is not installed")
-    user = f"grader-t{os.getpid()}"
+    remove_stale_users()
+    user = f"{USER}{os.getpid()}"
     subprocess.run(["useradd", "--system", "--no-create-home", "--user-group",
                     "--shell", "/usr/sbin/nologin", user], check=True, capture_output=True)
     base = Path(tempfile.mkdtemp(prefix="instructor-", dir="/tmp"))
