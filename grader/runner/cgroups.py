@@ -64,7 +64,7 @@ def read(path):
 
 
 def counter(text, key):
-    """The number after `key` in a flat keyed file (memory.events, memory.oom_control)."""
+    """The number after `key` in a flat keyed file such as memory.events."""
     match = re.search(rf"^{key} (\d+)$", text, re.M)
     return int(match.group(1)) if match else 0
 
