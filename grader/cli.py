@@ -197,6 +197,16 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
 
 
 @cli.command()
+def doctor():
+    """Whether class grading's sandbox works here, and how each job's memory is bounded."""
+    from grader.runner import doctor as runner_doctor
+    lines, code = runner_doctor.report()
+    for line in lines:
+        console.print(escape(line))
+    sys.exit(code)
+
+
+@cli.command()
 @click.argument("learner")
 @click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
               help="The folder `grader grade` wrote its gradebook into.")

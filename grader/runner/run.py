@@ -86,7 +86,11 @@ class Frames:
             if not chunk:
                 break
             self.printed(chunk)
-        return death(self.child.stop(grace=1.0), last_line(self.tail))
+        code = self.child.stop(grace=1.0)
+        if self.child.out_of_memory:
+            return ("the process died: the job's processes together went over its memory limit "
+                    f"({self.child.memory_mb} MiB)")
+        return death(code, last_line(self.tail))
 
     def next(self, deadline):
         """The next decoded frame; None on time-out or end of stream. Raises WireError."""
@@ -193,7 +197,7 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
     while start < len(cases):
         request = wire.encode({"source": source, "cases": calls, "start": start, "name": name,
                                "limits": limits.for_child()})
-        child = worker.start(request)
+        child = worker.start(request, limits.for_child())
         try:
             start = attend(Frames(child), job, counts, start, limits, job_deadline, progress)
         except wire.WireError as exc:

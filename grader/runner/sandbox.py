@@ -6,7 +6,10 @@ size-limited /tmp and /dev/shm (the shared memory torch's and Python's multiproc
 root, the worker keeps only the capabilities it needs to manage its children (switch user, kill,
 clean /tmp); every child runs as an unprivileged user of its own, so the process limit holds and the
 child cannot signal or trace the worker. Run by anyone else, bubblewrap maps the worker to an
-unprivileged user of a new user namespace instead.
+unprivileged user of a new user namespace instead, the only user there is: the worker keeps
+CAP_SYS_ADMIN there to fork every child into a PID namespace of its own (child.isolate), where the
+child, without capabilities, cannot signal the worker. That needs user namespaces allowed to
+ordinary users; where they are not, bwrap() says which setting forbids them and how to allow them.
 
 No command line or environment inside names a host folder: bubblewrap reads its options (every
 mount's source) from a file descriptor, a virtual environment is shown under a neutral folder and
@@ -34,17 +37,62 @@ INSTALL_HINT = ("bubblewrap is not installed: install it (Debian/Ubuntu: `apt-ge
                 "bubblewrap`), or pass --no-sandbox to grade without it")
 
 
+NO_SANDBOX = "or pass --no-sandbox to grade without it"
+# Run by an ordinary user, the worker makes a PID namespace for every job (child.isolate).
+NESTED = ("import ctypes, sys; sys.exit(ctypes.CDLL(None, use_errno=True).unshare(0x20000000) "
+          "and ctypes.get_errno())")
+
+
 def bwrap():
     """The bubblewrap executable; raises GraderError when it is missing or cannot run here."""
     path = shutil.which("bwrap")
     if path is None:
         raise GraderError(INSTALL_HINT)
-    probe = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "true"],
-                           capture_output=True, text=True)
+    argv = [path, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid",
+            "--unshare-net"]
+    if os.geteuid() != 0:
+        argv += ["--unshare-user", "--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN",
+                 sys.executable, "-I", "-c", NESTED]
+    else:
+        argv += ["true"]
+    probe = subprocess.run(argv, capture_output=True, text=True)
     if probe.returncode != 0:
-        raise GraderError(f"bubblewrap cannot create a sandbox here ({probe.stderr.strip()}); "
-                          "pass --no-sandbox to grade without it")
+        said = probe.stderr.strip().splitlines()
+        why = said[-1] if said else f"the jobs' own namespaces failed: {os.strerror(probe.returncode)}"
+        raise GraderError(f"bubblewrap cannot create a sandbox here ({why}). "
+                          f"{userns_fix()}; {NO_SANDBOX}")
     return path
+
+
+def userns_fix(sysctl="/proc/sys"):
+    """What keeps an ordinary user from making user namespaces here, and what fixes it."""
+    def setting(name):
+        try:
+            return Path(sysctl, *name.split(".")).read_text().strip()
+        except OSError:
+            return None
+
+    def fix(name, value):
+        return (f"as root, run `sysctl -w {name}={value}` (and put `{name} = {value}` in a file "
+                "in /etc/sysctl.d/ to keep it)")
+
+    if os.geteuid() == 0:
+        return "bubblewrap fails even for root here (a container without privileges?)"
+    if setting("kernel.unprivileged_userns_clone") == "0":
+        return ("the kernel lets no ordinary user make user namespaces "
+                f"(kernel.unprivileged_userns_clone = 0): {fix('kernel.unprivileged_userns_clone', 1)}")
+    if setting("user.max_user_namespaces") == "0":
+        return ("the kernel allows no user namespaces (user.max_user_namespaces = 0): "
+                f"{fix('user.max_user_namespaces', 15000)}")
+    if setting("kernel.apparmor_restrict_unprivileged_userns") == "1":
+        return ("AppArmor keeps ordinary users from making user namespaces "
+                "(kernel.apparmor_restrict_unprivileged_userns = 1), and the grader's jobs need "
+                "them inside the sandbox too: "
+                f"{fix('kernel.apparmor_restrict_unprivileged_userns', 0)}")
+    return ("ordinary users may not make user namespaces here (a container, or a security module), "
+            "and the sandbox needs them (a setuid bubblewrap alone is not enough: every job gets "
+            "a PID namespace of its own inside it): ask the machine's administrator to allow "
+            "them, or grade as root")
 
 
 def python_roots():
@@ -124,7 +172,8 @@ def options(grader_home):
         for cap in CAPABILITIES:
             argv += ["--cap-add", cap]
         return argv, 100_000 + secrets.randbelow(1 << 30)
-    return argv + ["--unshare-user", "--uid", "65534", "--gid", "65534"], None
+    return argv + ["--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
+                   "--cap-add", "CAP_SYS_ADMIN"], None      # for child.isolate
 
 
 def command(bwrap_path, grader_home, args):

@@ -3,7 +3,9 @@
 A worker (grader.runner.child.worker) imports numpy and torch once and forks a fresh child per job. The
 parent hands each child three pipes through the worker: the request goes in on one, result frames
 come back on another, printed output on the third. Nothing the worker or child says is trusted:
-control messages are checked, and a worker that stops answering is killed and replaced.
+control messages are checked, and a worker that stops answering is killed and replaced. Where the
+grader may make cgroups, each worker's jobs run in a cgroup of their own (cgroups.py), which bounds
+a job's memory and processes as a whole.
 """
 import itertools
 import json
@@ -17,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from . import sandbox
+from . import cgroups, sandbox
 from grader.errors import GraderError
 
 GRADER_HOME = str(Path(__file__).resolve().parents[2])
@@ -28,6 +30,11 @@ MAX_MESSAGE = 4096
 
 class WorkerDied(Exception):
     """The worker stopped answering: it died, was killed, or broke its protocol."""
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
 
 
 def child_env(pythonpath, sandboxed):
@@ -43,9 +50,10 @@ def child_env(pythonpath, sandboxed):
 
 
 class Worker:
-    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable."""
+    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable; its jobs
+    run in `slot` (a cgroups.Slot) when given."""
 
-    def __init__(self, bwrap=None, preload=("numpy", "torch")):
+    def __init__(self, bwrap=None, preload=("numpy", "torch"), slot=None):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = ["-P", "-m", "grader.runner.child", str(theirs.fileno()),
                 "--preload", ",".join(preload)]
@@ -67,6 +75,9 @@ class Worker:
         theirs.close()
         self.ids = itertools.count()
         self.ready = False
+        self.slot = slot
+        self.sandboxed = bool(bwrap)
+        self.host = self.proc.pid       # the worker's own pid, once a job has shown where it is
 
     def wait_ready(self):
         """Block until the worker has imported its libraries; raises GraderError if it cannot."""
@@ -102,10 +113,33 @@ class Worker:
             raise WorkerDied("it closed its channel")
         return message
 
-    def start(self, request):
-        """Fork a child for one job and send it `request` (bytes); returns the JobChild."""
+    def start(self, request, limits):
+        """Fork a child for one job and send it `request` (bytes); returns the JobChild. With a
+        slot, the job as a whole is held to `limits` (the child's: memory_mb, processes)."""
         self.wait_ready()
-        return JobChild(self, next(self.ids), request)
+        return JobChild(self, next(self.ids), request, limits)
+
+    def host_pid(self, pid):
+        """The pid on this side of the job child the worker calls `pid` (in the sandbox, the
+        worker sees its own pid namespace); raises WorkerDied if the worker has no such child."""
+        level, depth = [self.host], int(self.sandboxed)    # the worker's PID namespace's depth
+        for _ in range(4):          # bwrap, its init, the worker, the job's child
+            found = []
+            for parent in level:
+                try:
+                    found += map(int, read(f"/proc/{parent}/task/{parent}/children").split())
+                except OSError:
+                    continue
+            for kid in found:
+                try:
+                    ns = read(f"/proc/{kid}/status").split("NSpid:")[1].split("\n")[0].split()
+                except (OSError, IndexError):
+                    continue
+                if len(ns) > depth and ns[depth] == str(pid):
+                    self.host = int(read(f"/proc/{kid}/stat").rsplit(")", 1)[1].split()[1])
+                    return kid
+            level = found
+        raise WorkerDied("it named a job process it does not have")
 
     def kill(self):
         """End the worker; a job running on it, in another thread, then fails with WorkerDied."""
@@ -118,9 +152,11 @@ class Worker:
         self.proc.wait()
 
     def close(self):
-        """End the worker and release its channel (only when no job is using it)."""
+        """End the worker and release its channel and slot (only when no job is using it)."""
         self.kill()
         self.sock.close()
+        if self.slot is not None:
+            self.slot.close()
         if not self.proc.stderr.closed:
             self.proc.stderr.close()
 
@@ -128,16 +164,19 @@ class Worker:
 class JobChild:
     """One forked child as the parent sees it: its result frames, its printed output, its end."""
 
-    def __init__(self, worker, job_id, request):
+    def __init__(self, worker, job_id, request, limits):
         self.worker, self.id = worker, job_id
+        self.stopping = self.out_of_memory = False
         request_r, request_w = os.pipe()
         self.rfd, result_w = os.pipe()
         self.outfd, output_w = os.pipe()
         sent = self.prefill(request_w, request)
         try:
             worker.send({"run": job_id}, (request_r, result_w, output_w))
-            if worker.receive(REPLY_SECONDS).get("started") != job_id:
+            reply = worker.receive(REPLY_SECONDS)
+            if reply.get("started") != job_id:
                 raise WorkerDied("it did not start the job")
+            self.confine(reply.get("pid"), limits)
         except WorkerDied:
             for fd in (request_w, self.rfd, self.outfd):
                 os.close(fd)
@@ -164,6 +203,19 @@ class JobChild:
         finally:
             os.set_blocking(fd, True)
 
+    def confine(self, pid, limits):
+        """Move the child, still waiting for its request, into the worker's slot."""
+        self.slot = self.worker.slot
+        if self.slot is None:
+            return
+        if type(pid) is not int or pid <= 0:
+            raise WorkerDied("it did not say which process runs the job")
+        self.memory_mb = limits["memory_mb"]
+        try:
+            self.slot.attach(self.worker.host_pid(pid), self.memory_mb, limits["processes"] + 1)
+        except OSError as exc:      # the worker is replaced, with a slot of its own
+            raise WorkerDied(f"its job could not be put in its cgroup ({exc})") from None
+
     @staticmethod
     def feed(fd, data):
         try:
@@ -178,13 +230,24 @@ class JobChild:
             left = deadline - time.monotonic()
             if left <= 0:
                 return []
-            watched = list(fds) + ([self.worker.sock] if self.code is None else [])
+            oom = self.slot.fd if self.slot is not None and not self.stopping else None
+            watched = list(fds) + ([self.worker.sock] if self.code is None else []) \
+                + ([oom] if oom is not None else [])
             ready, _, _ = select.select(watched, [], [], left)
             if self.worker.sock in ready:
                 self.ended(self.worker.receive(0))
                 ready.remove(self.worker.sock)
+            if oom in ready:
+                ready.remove(oom)
+                self.over_memory()
             if ready:
                 return ready
+
+    def over_memory(self):
+        """The job hit its memory limit (some process of it was killed): end all of it."""
+        if self.slot.out_of_memory() and self.code is None:
+            self.out_of_memory = self.stopping = True
+            self.worker.send({"stop": self.id})
 
     def ended(self, message):
         if message.get("exited") != self.id or type(message.get("code")) is not int:
@@ -204,8 +267,11 @@ class JobChild:
                 if select.select([self.worker.sock], [], [], left)[0]:
                     self.ended(self.worker.receive(0))
             if self.code is None:
-                self.worker.send({"stop": self.id})
+                if not self.stopping:
+                    self.worker.send({"stop": self.id})
                 self.ended(self.worker.receive(REPLY_SECONDS))
+            if self.slot is not None and not self.out_of_memory:
+                self.out_of_memory = self.slot.out_of_memory()
         finally:
             if self.rfd is not None:
                 os.close(self.rfd)
@@ -228,13 +294,23 @@ class Pool:
         self.workers = []
         self.closed = False
         self.idle = queue.Queue()
-        for _ in range(size):
-            self.idle.put(self.spawn())
+        self.cgroups, self.no_cgroups = cgroups.open_group() if size else (None, "no workers")
+        try:
+            for _ in range(size):
+                self.idle.put(self.spawn())
+        except BaseException:
+            self.close()
+            raise
 
     def spawn(self):
-        worker = Worker(self.bwrap, self.preload)
+        slot = self.cgroups.slot() if self.cgroups else None
+        worker = Worker(self.bwrap, self.preload, slot)
         self.workers.append(worker)
         return worker
+
+    def confinement(self, limits):
+        """In plain words, how a job's memory and processes are bounded (`limits`: run.Limits)."""
+        return cgroups.describe(self.cgroups, self.no_cgroups, limits.memory_mb, limits.processes)
 
     def wait_ready(self):
         """Block until every worker has imported its libraries (call before jobs start)."""
@@ -264,6 +340,11 @@ class Pool:
             worker.kill()
         while not self.idle.empty():
             self.idle.get().close()
+        for worker in self.workers:         # a busy one, killed above
+            if worker.slot is not None:
+                worker.slot.close()
+        if self.cgroups:
+            self.cgroups.close()
 
     def __enter__(self):
         return self

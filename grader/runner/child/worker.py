@@ -20,7 +20,7 @@ import signal
 import socket
 import sys
 
-from . import limits, runner
+from . import isolate, limits, runner
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -98,6 +98,7 @@ class Worker:
         self.control = control
         self.sandboxed = sandboxed
         self.uid = uid
+        self.isolated = sandboxed and uid is None    # no other user: a PID namespace per job
         self.kept = {d: set(os.listdir(d)) for d in PRIVATE} if sandboxed else {}   # its own mounts
 
     def send(self, **message):
@@ -118,12 +119,15 @@ class Worker:
 
     def job(self, job_id, fds):
         workdir = self.workdir()
-        pid = os.fork()
-        if pid == 0:
-            self.child(fds, workdir)
+        if self.isolated:
+            pid = isolate.fork(lambda: self.child(fds, workdir))
+        else:
+            pid = os.fork()
+            if pid == 0:
+                self.child(fds, workdir)
         for fd in fds:
             os.close(fd)
-        self.send(started=job_id)
+        self.send(started=job_id, pid=pid)
         watch = os.pidfd_open(pid)
         while watch not in select.select([self.control, watch], [], [])[0]:
             data = self.control.recv(MAX_MESSAGE)
@@ -177,10 +181,13 @@ class Worker:
             os._exit(RUNNER_FAILED)
 
     def drop_privileges(self):
+        """Run as the children's own user, or, isolated, without the worker's capabilities."""
         if self.uid is not None:
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)
+        elif self.isolated:
+            isolate.drop_capabilities()
 
 
 def main(argv):
