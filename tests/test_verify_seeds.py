@@ -24,3 +24,18 @@ def softmax(x, axis=-1):
     own_seed = [line for line in result.stdout.splitlines()
                 if "lucky-draw" in line and "drawn from seed" not in line]
     assert own_seed == []    # on its own seed the lesson does catch it
+
+
+def test_a_mistake_that_cannot_run_is_reported_as_broken(workbook, run_grader):
+    """A helper of a mistakes file that calls the reference's functions raises NameError: that
+    mistake fails every case, but it is broken, not the wrong answer its message describes."""
+    with open(workbook / "solutions" / "06-rmsnorm" / "mistakes.py", "a") as mistakes:
+        mistakes.write('''
+
+@mistake("calls-the-reference", message="Divides twice.")
+def rmsnorm(x, gamma, eps=1e-5):
+    return rms_of(x, eps) * gamma
+''')
+    result = run_grader(workbook, "verify", "06")
+    assert result.returncode != 0
+    assert "mistake 'calls-the-reference' is broken, not wrong: it raises NameError" in result.stdout

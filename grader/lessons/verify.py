@@ -75,6 +75,13 @@ def check_mistakes(lesson, own_seed=True):
         if not fails:
             problems.append(f"mistake '{m.id}' passes every case: the cases cannot catch it")
             continue
+        broken = next((o.error for o in outcomes if o.status == "error"
+                       and o.error["type"] in ("NameError", "UnboundLocalError")), None)
+        if broken:
+            problems.append(f"mistake '{m.id}' is broken, not wrong: it raises {broken['type']}: "
+                            f"{broken['message']} (a mistakes file sees only its own names, not "
+                            "the reference's)")
+            continue
         found = diagnose(lesson, outcomes, fails)
         if not found or found[0].mistake != m.id:
             problems.append(f"mistake '{m.id}' is diagnosed as {[d.mistake for d in found] or 'nothing'}")
