@@ -1,8 +1,9 @@
 """Grade a whole class: every learner x lesson not yet graded, on warm workers in parallel, into the
 gradebook; then rewrite every export from the gradebook."""
 import errno
+import queue
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from grader.runner.workers import Pool, preload_for
 from . import exports
 from .gradebook import Gradebook, RunLock, file_hash
 from .jobs import grade_job
+from .remote import Remote
 from .submissions import discover
 
 
@@ -55,12 +57,14 @@ def disk_full(exc):
 
 
 def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
-                regrade=False, known=(), learner=None, visibility="after_published"):
+                regrade=False, known=(), learner=None, visibility="after_published", executor=None):
     """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
     out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook. `progress(total)`
-    returns a callable told about each graded job. Returns the Run."""
+    returns a callable told about each graded job. With `executor` (concurrent.futures-style), the
+    jobs run wherever it runs them, each sandboxed there; else on `jobs` warm workers here.
+    Returns the Run."""
     check_folders(folder, out)
-    if sandboxed:
+    if sandboxed and executor is None:
         sandbox.bwrap()         # refuse before anything is written
     learners, submissions, ungraded = discover(folder, lessons, known, learner)
     out = Path(out)
@@ -75,7 +79,8 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
                 book.add_lessons(lessons)
                 book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded])
                 todo, done.unchanged = to_grade(book, submissions, regrade)
-                grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done)
+                grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done,
+                          executor)
                 exports.write_all(book.db, out, visibility)
             except sqlite3.OperationalError as exc:
                 if not disk_full(exc):
@@ -96,22 +101,67 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
     return done
 
 
-def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done):
+TRIES = 3       # how often a job the executor lost (a machine died under it) is handed out
+
+
+class Local:
+    """Today's default: this process's warm workers, a thread per worker leasing them to jobs."""
+
+    def __init__(self, jobs, sandboxed, preload, todo, case_seconds):
+        for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
+            lesson.prepare()
+        # None: each lesson's own time limit
+        self.limits = run.Limits(case_seconds=case_seconds) if case_seconds else None
+        self.pool = Pool(jobs, sandboxed, preload)
+        self.ex = ThreadPoolExecutor(jobs)
+
+    def submit(self, submission):
+        return self.ex.submit(grade_job, submission, self.pool, self.limits)
+
+    def close(self):
+        self.ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
+        self.pool.close()
+
+
+def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done, executor=None):
+    """Grade `todo` on this machine's warm workers, or on `executor` (any concurrent.futures-style
+    executor, e.g. a Dask cluster's), recording each result in the gradebook as it arrives."""
     if not todo:
         return
-    for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
-        lesson.prepare()
-    limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
     advance = progress(len(todo)) if progress else (lambda job: None)
-    with Pool(jobs, sandboxed, preload_for(lessons)) as pool:
-        ex = ThreadPoolExecutor(jobs)
-        try:
-            futures = {ex.submit(grade_job, s, pool, limits): (s, sha) for s, sha in todo}
-            for future in as_completed(futures):
-                submission, sha = futures[future]
+    preload = preload_for(lessons)
+    grading = (Remote(executor, book.grader_version, sandboxed, preload, case_seconds)
+               if executor is not None else Local(jobs, sandboxed, preload, todo, case_seconds))
+    arrived = queue.SimpleQueue()
+    pending = {}
+
+    def hand_out(submission, sha, tries):
+        future = grading.submit(submission)
+        pending[future] = (submission, sha, tries)
+        future.add_done_callback(arrived.put)
+
+    try:
+        for submission, sha in todo:
+            hand_out(submission, sha, 1)
+        while pending:
+            future = arrived.get()
+            submission, sha, tries = pending.pop(future)
+            try:
                 graded, seconds = future.result()
-                book.record(graded, sha or "unreadable", seconds)
-                done.graded.append(graded)
-                advance(graded)
-        finally:
-            ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
+            except GraderError:
+                raise
+            except Exception as exc:    # lost, not graded: a machine or the connection died
+                if tries == TRIES:
+                    raise GraderError(f"{submission.path} could not be graded: the executor lost "
+                                      f"it {TRIES} times (the last: {type(exc).__name__}: "
+                                      f"{exc})") from None
+                hand_out(submission, sha, tries + 1)
+                continue
+            book.record(graded, sha or "unreadable", seconds)
+            done.graded.append(graded)
+            advance(graded)
+    except GraderError as exc:
+        raise GraderError(f"{exc}. The {len(done.graded)} results of this run are in the "
+                          "gradebook: run again to grade the rest") from None
+    finally:
+        grading.close()
