@@ -9,6 +9,7 @@ import pytest
 from conftest import ROOT
 from grader.classroom import remote
 from grader.classroom.classgrade import TRIES, grade_class
+from grader.classroom.gradebook import lesson_version
 from grader.classroom.submissions import discover
 from grader.errors import GraderError
 from grader.lessons import lesson as lessons, roadmap
@@ -106,6 +107,7 @@ def test_a_job_lost_every_time_stops_the_run_keeping_what_was_graded(mixed, tmp_
 def test_a_worker_with_another_checkout_refuses_the_job(mixed, change, words):
     cls, chosen, _ = mixed
     submission = next(s for s in discover(cls, chosen)[1] if s.learner == "alice")
-    task = remote.task_for(submission, remote.own_version(), False, ("numpy",), None)
+    versions = {"grader": remote.own_version(), "01-softmax": lesson_version(chosen[0])}
+    task = remote.task_for(submission, versions, False, ("numpy",), None)
     with pytest.raises(GraderError, match=words):
         remote.run_task(dataclasses.replace(task, **change))

@@ -130,7 +130,7 @@ def grade_all(book, todo, lessons, jobs, sandboxed, case_seconds, progress, done
         return
     advance = progress(len(todo)) if progress else (lambda job: None)
     preload = preload_for(lessons)
-    grading = (Remote(executor, book.grader_version, sandboxed, preload, case_seconds)
+    grading = (Remote(executor, book.grader_version, lessons, sandboxed, preload, case_seconds)
                if executor is not None else Local(jobs, sandboxed, preload, todo, case_seconds))
     arrived = queue.SimpleQueue()
     pending = {}

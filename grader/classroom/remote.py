@@ -46,14 +46,15 @@ class Task:
     case_seconds: float = None  # None: the lesson's own time limit
 
 
-def task_for(submission, grader_version_, sandboxed, preload, case_seconds):
-    """The Task of a submission that can be read (Submission.problem is None)."""
+def task_for(submission, versions, sandboxed, preload, case_seconds):
+    """The Task of a submission that can be read (Submission.problem is None); `versions`: the
+    grader's, and each lesson's by id, as the gradebook records them."""
     path = submission.path
     cap = (MAX_NOTEBOOK if path.suffix == ".ipynb" else MAX_SOURCE) + 1
     with open(path, "rb") as f:
         data = f.read(cap)
     lesson = submission.lesson
-    return Task(submission.learner, lesson.id, lesson.seed, lesson_version(lesson), grader_version_,
+    return Task(submission.learner, lesson.id, lesson.seed, versions[lesson.id], versions["grader"],
                 path.name, shown_name(path), data, sandboxed, tuple(preload), case_seconds)
 
 
@@ -151,8 +152,9 @@ class Remote:
     back holds (Graded, seconds), as local grading's do. A file that cannot be read is noted
     here, without a Task."""
 
-    def __init__(self, executor, grader_version_, sandboxed, preload, case_seconds):
-        self.executor, self.grader_version = executor, grader_version_
+    def __init__(self, executor, grader_version_, lessons, sandboxed, preload, case_seconds):
+        self.executor = executor
+        self.versions = {"grader": grader_version_, **{l.id: lesson_version(l) for l in lessons}}
         self.sandboxed, self.preload, self.case_seconds = sandboxed, tuple(preload), case_seconds
         self.sent, self.lock = set(), threading.Lock()     # the executor's futures not done yet
 
@@ -162,7 +164,7 @@ class Remote:
             graded.set_result(grade_job(submission, None, None))
             return graded
         try:
-            task = task_for(submission, self.grader_version, self.sandboxed, self.preload,
+            task = task_for(submission, self.versions, self.sandboxed, self.preload,
                             self.case_seconds)
         except OSError:         # it went away since it was found: say so as local grading does
             graded.set_result(grade_job(submission, None, None))
