@@ -169,24 +169,28 @@ def chosen_lessons(wb, lessons):
               help="When Gradescope shows hidden cases' verdicts to learners.")
 @click.option("--no-sandbox", is_flag=True, help="Run learner code without bubblewrap (only for "
               "code you trust).")
+@click.option("--executor", default="local", show_default=True, metavar="local|dask://HOST:PORT",
+              help="Where the jobs run: this machine's warm workers, or a Dask cluster's workers "
+              "(each with this workbook, its .venv and bubblewrap; --jobs is then theirs).")
 @click.pass_obj
 def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, hidden_cases,
-          no_sandbox):
+          no_sandbox, executor):
     """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders. Only what
     is new or changed is graded; the exports are rewritten from the gradebook every run."""
     from grader.classroom.classgrade import grade_class
+    from grader.classroom.executors import opened
     from grader.classroom.summary import summary
     chosen = chosen_lessons(wb, lessons)
     known = [e.id for e in wb.roadmap.entries if wb.roadmap.available(e)]
     err = Console(stderr=True)
     columns = (bars.TextColumn("{task.description}"), bars.BarColumn(), bars.MofNCompleteColumn(),
                bars.TimeElapsedColumn())   # no time-remaining guess: time-outs make it wrong
-    with bars.Progress(*columns, console=err, transient=True) as bar:
+    with opened(executor) as runs_jobs, bars.Progress(*columns, console=err, transient=True) as bar:
         def progress(total):
             task = bar.add_task("Grading", total=total)
             return lambda job: bar.advance(task)
         done = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
-                           case_seconds, progress, regrade, known, learner, hidden_cases)
+                           case_seconds, progress, regrade, known, learner, hidden_cases, runs_jobs)
     lines, code = summary(done, chosen, Path(out), not no_sandbox)
     for line in lines:
         console.print(escape(line))

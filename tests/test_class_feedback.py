@@ -121,10 +121,10 @@ def test_a_fault_in_the_grader_costs_one_job_and_the_class_is_graded_and_exporte
         put(cls / learner / "01-softmax" / "solution.py", soft)
     real = jobs.grade_file
 
-    def faulty(lesson, path, *args):
+    def faulty(lesson, path, *args, **kwargs):
         if "bob" in path.parts:
             raise KeyError("a judge that fails on bob's answers [[0.25, 0.75]]")
-        return real(lesson, path, *args)
+        return real(lesson, path, *args, **kwargs)
 
     monkeypatch.setattr(jobs, "grade_file", faulty)
     road = roadmap.load(workbook)

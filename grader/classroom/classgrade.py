@@ -11,8 +11,9 @@ from grader.errors import GraderError
 from grader.runner import run, sandbox
 from grader.runner.workers import Pool, preload_for
 from . import exports
-from .gradebook import Gradebook, RunLock, file_hash
+from .gradebook import Gradebook, RunLock, file_hash, grader_version
 from .jobs import grade_job
+from .remote import Remote
 from .submissions import discover
 
 
@@ -56,20 +57,26 @@ def disk_full(exc):
 
 
 def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
-                regrade=False, known=(), learner=None, visibility="after_published"):
+                regrade=False, known=(), learner=None, visibility="after_published", executor=None):
     """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
     out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook. `progress(total)`
-    returns a callable told about each graded job. Returns the Run."""
+    returns a callable told about each graded job. With `executor` (concurrent.futures-style), the
+    jobs run wherever it runs them, each sandboxed there; else on `jobs` warm workers here.
+    Returns the Run."""
     check_folders(folder, out)
+    if executor is not None:
+        remote = Remote(executor, grader_version(), lessons, sandboxed, preload_for(lessons),
+                        case_seconds)
+        return grade_with(remote, folder, lessons, out, progress, regrade, known, learner,
+                          visibility)
     if sandboxed:
         sandbox.bwrap()         # refuse before anything is written
     with Pool(jobs, sandboxed, preload_for(lessons)) as pool:   # importing while the class is read
-        return grade_with(pool, folder, lessons, out, jobs, case_seconds, progress, regrade, known,
-                          learner, visibility)
+        return grade_with(Local(pool, jobs, case_seconds), folder, lessons, out, progress,
+                          regrade, known, learner, visibility)
 
 
-def grade_with(pool, folder, lessons, out, jobs, case_seconds, progress, regrade, known, learner,
-               visibility):
+def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility):
     learners, submissions, ungraded = discover(folder, lessons, known, learner)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -83,7 +90,7 @@ def grade_with(pool, folder, lessons, out, jobs, case_seconds, progress, regrade
                 book.add_lessons(lessons)
                 book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded])
                 todo, done.unchanged = to_grade(book, submissions, regrade)
-                grade_all(book, todo, lessons, pool, jobs, case_seconds, progress, done)
+                grade_all(book, todo, lessons, grading, progress, done)
                 exports.write_all(book.db, out, visibility)
             except sqlite3.OperationalError as exc:
                 if not disk_full(exc):
@@ -104,39 +111,85 @@ def grade_with(pool, folder, lessons, out, jobs, case_seconds, progress, regrade
     return done
 
 
-def grade_all(book, todo, lessons, pool, jobs, case_seconds, progress, done):
+TRIES = 3       # how often a job the executor lost (a machine died under it) is handed out
+
+
+class Local:
+    """The default: this process's warm workers, a thread per worker leasing them to jobs. The
+    lessons' answers are computed in order, in one thread, while the workers import their
+    libraries and then while the first lessons' jobs run; a job waits for its own lesson."""
+
+    def __init__(self, pool, jobs, case_seconds):
+        self.pool = pool
+        # None: each lesson's own time limit
+        self.limits = run.Limits(case_seconds=case_seconds) if case_seconds else None
+        self.preparing = ThreadPoolExecutor(1)
+        self.ex = ThreadPoolExecutor(jobs)
+        self.ready = {}
+
+    def prepare(self, todo):
+        for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
+            self.ready[lesson.id] = self.preparing.submit(lesson.prepare)
+
+    def job(self, submission):
+        self.ready[submission.lesson.id].result()   # a broken lesson stops the run, as before
+        return grade_job(submission, self.pool, self.limits)
+
+    def submit(self, submission):
+        return self.ex.submit(self.job, submission)
+
+    def close(self):
+        self.ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
+        self.preparing.shutdown(wait=False, cancel_futures=True)
+
+
+def grade_all(book, todo, lessons, grading, progress, done):
+    """Grade `todo` on this machine's warm workers (Local) or on an executor (Remote, e.g. a Dask
+    cluster's), lesson by lesson, recording the results that arrive together in one transaction."""
     if not todo:
         return
-    limits = run.Limits(case_seconds=case_seconds) if case_seconds else None   # None: the lesson's
     advance = progress(len(todo)) if progress else (lambda job: None)
     order = {l.id: i for i, l in enumerate(lessons)}
     todo = sorted(todo, key=lambda t: order.get(t[0].lesson.id, len(order)))   # lesson by lesson
-    # The lessons' answers are computed in order, one thread, while the workers import their
-    # libraries and then while the first lessons' jobs run; a job waits for its own lesson.
-    preparing = ThreadPoolExecutor(1)
-    ready = {l.id: preparing.submit(l.prepare)
-             for l in {s.lesson.id: s.lesson for s, _ in todo}.values()}
+    grading.prepare(todo)
+    arrived = queue.SimpleQueue()
+    pending = {}
 
-    def job(submission):
-        ready[submission.lesson.id].result()   # a broken lesson stops the run, as before
-        return grade_job(submission, pool, limits)
+    def hand_out(submission, sha, tries):
+        future = grading.submit(submission)
+        pending[future] = (submission, sha, tries)
+        future.add_done_callback(arrived.put)
 
-    ex = ThreadPoolExecutor(jobs)
+    def settle(future):
+        """The gradebook row of a finished job, or None when it was lost and handed out again."""
+        submission, sha, tries = pending.pop(future)
+        try:
+            graded, seconds = future.result()
+        except GraderError:
+            raise
+        except Exception as exc:    # lost, not graded: a machine or the connection died
+            if tries == TRIES:
+                raise GraderError(f"{submission.path} could not be graded: the executor lost "
+                                  f"it {TRIES} times (the last: {type(exc).__name__}: "
+                                  f"{exc})") from None
+            hand_out(submission, sha, tries + 1)
+            return None
+        return graded, sha or "unreadable", seconds
+
     try:
-        finished = queue.SimpleQueue()
-        for s, sha in todo:
-            ex.submit(job, s).add_done_callback(lambda f, sha=sha: finished.put((f, sha)))
-        left = len(todo)
-        while left:         # every job finished by now goes into one transaction
-            batch = [finished.get()]
-            while not finished.empty():
-                batch.append(finished.get())
-            graded = [(*f.result(), sha) for f, sha in batch]
-            book.record_many([(g, sha or "unreadable", seconds) for g, seconds, sha in graded])
-            left -= len(graded)
-            for g, _, _ in graded:
-                done.graded.append(g)
-                advance(g)
+        for submission, sha in todo:
+            hand_out(submission, sha, 1)
+        while pending:
+            batch = [arrived.get()]       # every job finished by now goes into one transaction
+            while not arrived.empty():
+                batch.append(arrived.get())
+            rows = [row for row in map(settle, batch) if row]
+            book.record_many(rows)
+            for graded, _, _ in rows:
+                done.graded.append(graded)
+                advance(graded)
+    except GraderError as exc:
+        raise GraderError(f"{exc}. The {len(done.graded)} results of this run are in the "
+                          "gradebook: run again to grade the rest") from None
     finally:
-        ex.shutdown(wait=False, cancel_futures=True)   # on an interrupt, stop at once
-        preparing.shutdown(wait=False, cancel_futures=True)
+        grading.close()

@@ -111,15 +111,16 @@ def result_row(result, fault=None):
     }
 
 
-def grade_job(submission, pool, limits):
-    """(Graded, seconds) for one submission; nothing that goes wrong here stops the class."""
+def grade_job(submission, pool, limits, name=None):
+    """(Graded, seconds) for one submission; nothing that goes wrong here stops the class. `name`:
+    how tracebacks name the file (default: its path)."""
     start = time.monotonic()
     lesson, fault = submission.lesson, None
     try:
         if submission.problem:
             result = Result(lesson, submission.path, error=submission.problem)
         else:
-            result = grade_file(lesson, submission.path, pool, limits)
+            result = grade_file(lesson, submission.path, pool, limits, name=name)
         row = result_row(result)
     except Exception as exc:    # the grader's own failure on this job: record it, go on
         fault = exc

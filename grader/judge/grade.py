@@ -157,9 +157,10 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
     return job
 
 
-def grade_file(lesson, path, pool, limits=None, progress=None):
+def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
     """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
-    is inside the Result. `progress(index, outcome)` is told as each case ends."""
+    is inside the Result. `progress(index, outcome)` is told as each case ends; `name` is how
+    tracebacks name the file (default: its path, as shown_name gives it)."""
     result = Result(lesson, Path(path))
     try:
         source, tree = read_source(path)
@@ -174,12 +175,12 @@ def grade_file(lesson, path, pool, limits=None, progress=None):
                                           lesson.entry.framework)
     limits = limits or run.Limits(case_seconds=spec.timeout)
     if "expected" in vars(lesson):      # computed once already (a class prepares its lessons)
-        job = run_learner(pool, source, lesson.cases, limits, shown_name(path), progress)
+        job = run_learner(pool, source, lesson.cases, limits, name or shown_name(path), progress)
         expected = lesson.expected
     else:
         with ThreadPoolExecutor(1) as reference:
             expected = reference.submit(lambda: lesson.expected)   # while the child imports
-            job = run_learner(pool, source, lesson.cases, limits, shown_name(path), progress)
+            job = run_learner(pool, source, lesson.cases, limits, name or shown_name(path), progress)
             expected = expected.result()
     result.printed = job.import_printed
     if job.import_error:
