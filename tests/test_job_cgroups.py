@@ -55,6 +55,20 @@ def test_each_job_runs_in_a_cgroup_with_the_job_s_limits(softmax_lesson):
 
 
 @needs_cgroups
+def test_learner_code_runs_in_the_job_s_cgroup_from_its_first_line(softmax_lesson):
+    """The file's first statement already runs inside the job's cgroup, however fast the child
+    reads its request: nothing a learner writes runs before the job is confined."""
+    source = ('import os\nWHERE = open("/proc/self/cgroup").read()\n'
+              'def softmax(x, axis=-1):\n    raise ValueError(WHERE.replace("\\n", " "))\n')
+    with Pool(1, preload=("numpy",)) as pool:     # unsandboxed, so the file can read its cgroup
+        for _ in range(20):
+            done = pool.run(lambda worker: run.run_job(worker, source, softmax_lesson.cases[:1],
+                                                       LIMITS))
+            assert done.outcomes[0].status == "error", done.outcomes[0]
+            assert "/job-" in done.outcomes[0].error["message"], done.outcomes[0].error
+
+
+@needs_cgroups
 def test_a_memory_bomb_of_several_processes_is_stopped_as_the_job_s_memory_limit(
         sandboxed, softmax_lesson):
     """Six children of 400 MB each: each under the per-process limit, 2.4 GB together."""

@@ -170,7 +170,10 @@ class JobChild:
         request_r, request_w = os.pipe()
         self.rfd, result_w = os.pipe()
         self.outfd, output_w = os.pipe()
-        sent = self.prefill(request_w, request)
+        # The child reads its request as soon as it exists: where it must first be put in its
+        # cgroup, the request goes in only after that, so no learner code runs outside it.
+        confined = worker.slot is not None
+        sent = 0 if confined else self.prefill(request_w, request)
         try:
             worker.send({"run": job_id}, (request_r, result_w, output_w))
             reply = worker.receive(REPLY_SECONDS)
@@ -185,6 +188,8 @@ class JobChild:
             for fd in (request_r, result_w, output_w):
                 os.close(fd)
         self.code = None
+        if confined:
+            sent = self.prefill(request_w, request)
         if sent < len(request):
             threading.Thread(target=self.feed, args=(request_w, request[sent:]),
                              daemon=True).start()
