@@ -229,8 +229,8 @@ def feedback(learner, out):
 def report(out, folder, no_html):
     """What the class got wrong, from its gradebook: a summary here, and one self-contained HTML page
     at OUT (default: report.html beside the gradebook) with figures, mistakes and problems."""
-    from grader.classroom import report as class_report
-    from grader.classroom.report_text import print_report
+    from grader.classroom.report import book as class_report
+    from grader.classroom.report.text import print_report
     if out and no_html:
         fail("--no-html writes no page: leave out OUT, or drop --no-html.")
     folder = class_report.gradebook_folder(folder)

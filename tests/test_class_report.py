@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT, grader
-from grader.classroom import report_data, report_html
+from grader.classroom.report import data as report_data, page as report_html
 from grader.classroom.gradebook import Gradebook, connect
 from grader.classroom.jobs import Graded, result_row
 from grader.judge.grade import Result

@@ -4,9 +4,9 @@ error text) is escaped. The numbers also sit in data- attributes, for tools and 
 import base64
 import re
 
-from . import report_plots
-from .feedback import e, prose
-from .report_data import KINDS
+from ..feedback import e, prose
+from . import plots
+from .data import KINDS
 
 STYLE = """
 body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
@@ -198,12 +198,12 @@ def page(report, source, generated):
         "<p>Each failing submission is diagnosed: a <i>known mistake</i> is one the lesson's author "
         "described, with the message its learners read; a <i>likely cause</i> is the grader's own "
         "reading of how the answers differ from the expected ones. Follow a name to its message.</p>",
-        figure(report_plots.common_mistakes(report), "The diagnoses most learners made"),
+        figure(plots.common_mistakes(report), "The diagnoses most learners made"),
         top_mistakes(report),
         "<h2>Pass rate per lesson</h2>",
-        figure(report_plots.pass_rates(report), "Passed, not passed and nothing submitted, per lesson"),
+        figure(plots.pass_rates(report), "Passed, not passed and nothing submitted, per lesson"),
         "<h2>Score distribution</h2>",
-        figure(report_plots.score_distribution(report), "Learners by total score"),
+        figure(plots.score_distribution(report), "Learners by total score"),
         nothing_section(report),
         "<h2>Lesson by lesson</h2>",
         *(lesson_section(l) for l in report.lessons),

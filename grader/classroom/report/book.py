@@ -4,9 +4,9 @@ import time
 from pathlib import Path
 
 from grader.errors import GraderError
-from . import report_data, report_html
-from .exports import write_atomically
-from .readonly import open_readonly
+from ..exports import AtomicFiles
+from ..readonly import open_readonly
+from . import data, page
 
 
 def gradebook_folder(path):
@@ -19,7 +19,7 @@ def load(folder):
     """The ClassReport of the gradebook in `folder`; GraderError when there is none to report."""
     db = open_readonly(folder)
     try:
-        report = report_data.build(db)
+        report = data.build(db)
     except sqlite3.DatabaseError as exc:
         raise GraderError(f"{Path(folder) / 'gradebook.sqlite'} could not be read ({exc}); it was "
                           "left untouched") from None
@@ -36,4 +36,9 @@ def write(report, folder, out):
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     source = str(Path(folder) / "gradebook.sqlite")
-    write_atomically(out, report_html.page(report, source, time.strftime("%Y-%m-%d %H:%M %Z")))
+    files = AtomicFiles()           # the page is replaced whole, or not at all
+    try:
+        files.write(out, page.page(report, source, time.strftime("%Y-%m-%d %H:%M %Z")))
+        files.commit()
+    finally:
+        files.discard()

@@ -1,5 +1,5 @@
 """The class report's figures, drawn with matplotlib (no display: Figure objects on the Agg canvas)
-and returned as PNG bytes, from a report_data.ClassReport."""
+and returned as PNG bytes, from a data.ClassReport."""
 import io
 
 from matplotlib.figure import Figure

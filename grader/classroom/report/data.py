@@ -5,7 +5,7 @@ figures and the terminal summary are all drawn from this."""
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from . import view as class_view
+from .. import view as class_view
 
 SYMPTOM = "symptom:"
 
