@@ -61,7 +61,7 @@ verify: $(STAMP)  ## prove every lesson sound
 	@$(GRADER) verify $(L)
 
 test: $(STAMP)  ## the project's own tests
-	$(PY) -m pytest -n 2 --dist loadgroup -q
+	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=25
 
 watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
 	@$(GRADER) watch -- $(L)

@@ -1,0 +1,15 @@
+# mistake: ignores the axis argument and always normalises over the last axis
+"""Lesson 01: a numerically stable softmax."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Softmax of `x` along `axis`: non-negative values that sum to 1 along that axis.
+
+    x: a float64 array of any shape. Entries may be huge (1e3 or more) or -inf,
+       as long as each slice along `axis` has at least one finite entry.
+    Returns an array of the same shape as `x`. `x` itself is left unchanged.
+    """
+    z = x - x.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)

@@ -1,0 +1,14 @@
+# mistake: subtracts the global max of the whole array instead of each slice's max (underflows rows with much smaller logits)
+"""Lesson 01: a numerically stable softmax."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Softmax of `x` along `axis`: non-negative values that sum to 1 along that axis.
+
+    x: a float64 array of any shape. Entries may be huge (1e3 or more) or -inf,
+       as long as each slice along `axis` has at least one finite entry.
+    Returns an array of the same shape as `x`. `x` itself is left unchanged.
+    """
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e, axis=axis, keepdims=True)

@@ -1,0 +1,16 @@
+# mistake: shifts by the minimum finite entry instead of the maximum, so exp overflows
+"""Lesson 01: a numerically stable softmax."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Softmax of `x` along `axis`: non-negative values that sum to 1 along that axis.
+
+    x: a float64 array of any shape. Entries may be huge (1e3 or more) or -inf,
+       as long as each slice along `axis` has at least one finite entry.
+    Returns an array of the same shape as `x`. `x` itself is left unchanged.
+    """
+    finite = np.where(np.isfinite(x), x, np.inf)
+    m = np.min(finite, axis=axis, keepdims=True)
+    e = np.exp(x - m)
+    return e / np.sum(e, axis=axis, keepdims=True)

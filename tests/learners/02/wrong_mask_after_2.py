@@ -1,0 +1,27 @@
+# mistake: applies the mask to the weights after the softmax (zeroing them) instead of to the scores
+"""Lesson 02: scaled dot-product attention."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def attention(q, k, v, mask=None):
+    """Scaled dot-product attention: softmax(q k^T / sqrt(d), masked) @ v.
+
+    q: (..., Tq, d) queries; k: (..., Tk, d) keys; v: (..., Tk, dv) values. The leading batch
+       dimensions "..." are the same for all three (or broadcast against each other).
+    mask: None, or a boolean array broadcastable to (..., Tq, Tk); True means "this query may
+       attend to this key". Every query row has at least one True entry.
+    Returns an array of shape (..., Tq, dv): each query's weighted average of the value rows.
+    """
+    d = q.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    w = softmax(scores, axis=-1)
+    if mask is not None:
+        w = w * mask
+    return w @ v

@@ -1,0 +1,26 @@
+# mistake: scales by sqrt of the value size dv instead of the query/key size d
+"""Lesson 02: scaled dot-product attention."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def attention(q, k, v, mask=None):
+    """Scaled dot-product attention: softmax(q k^T / sqrt(d), masked) @ v.
+
+    q: (..., Tq, d) queries; k: (..., Tk, d) keys; v: (..., Tk, dv) values. The leading batch
+       dimensions "..." are the same for all three (or broadcast against each other).
+    mask: None, or a boolean array broadcastable to (..., Tq, Tk); True means "this query may
+       attend to this key". Every query row has at least one True entry.
+    Returns an array of shape (..., Tq, dv): each query's weighted average of the value rows.
+    """
+    dk = v.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(dk)
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores) @ v

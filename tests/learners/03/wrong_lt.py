@@ -1,0 +1,46 @@
+# mistake: uses < instead of <=, so a position does not see itself
+"""Lesson 03: the causal mask, and causal attention."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def attention(q, k, v, mask=None):
+    """Scaled dot-product attention (lesson 02): softmax(q k^T / sqrt(d), masked) @ v.
+
+    q (..., Tq, d), k (..., Tk, d), v (..., Tk, dv); mask broadcastable to (..., Tq, Tk), True means
+    "may attend". Returns (..., Tq, dv).
+    """
+    d = q.shape[-1]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    weights = softmax(scores, axis=-1)
+    return weights @ v
+
+
+def causal_mask(t_q, t_k=None):
+    """The causal mask for t_q queries that are the last t_q positions of t_k keys.
+
+    t_q, t_k: positive ints with t_q <= t_k; t_k defaults to t_q.
+    Query i sits at absolute position t_k - t_q + i and may see key j iff j <= t_k - t_q + i.
+    Returns a boolean array of shape (t_q, t_k); True means "may attend".
+    """
+    if t_k is None:
+        t_k = t_q
+    off = t_k - t_q
+    return np.array([[j < off + i for j in range(t_k)] for i in range(t_q)], dtype=bool)
+
+
+def causal_attention(q, k, v):
+    """Attention where each query sees only the keys at its own position and before.
+
+    q (..., Tq, d) are the last Tq positions of the Tk >= Tq positions of k (..., Tk, d) and
+    v (..., Tk, dv). Returns (..., Tq, dv).
+    """
+    return attention(q, k, v, causal_mask(q.shape[-2], k.shape[-2]))

@@ -1,0 +1,22 @@
+# mistake: multiplies the cubic term coefficient wrongly (0.044715 * z**2 instead of z**3)
+"""Lesson 04: a sigmoid that never overflows, and GELU (tanh form)."""
+import numpy as np
+
+
+def sigmoid(z):
+    """The logistic sigmoid 1 / (1 + exp(-z)), elementwise, computed without overflow.
+
+    z: a float64 array of any shape (0-d included); entries may be as large as +-1000 or more.
+    Returns an array of the same shape with values in [0, 1].
+    """
+    return 0.5 * (1.0 + np.tanh(z / 2.0))
+
+
+def gelu(z):
+    """GELU in its tanh form: 0.5 z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3))), elementwise.
+
+    z: a float64 array of any shape (0-d included).
+    Returns an array of the same shape.
+    """
+    c = np.sqrt(2 / np.pi)
+    return 0.5 * z * (1 + np.tanh(c * (z + 0.044715 * z ** 2)))

@@ -1,0 +1,18 @@
+# right: mean square from np.linalg.norm squared over D, with a reciprocal square root
+"""Lesson 06: RMSNorm, layer normalization without the centring, in numpy."""
+import numpy as np
+
+
+def rmsnorm(x, gamma, eps=1e-5):
+    """RMSNorm of each vector along the last axis of `x`.
+
+    x: a float64 array of shape (..., D): any number of leading (batch, time) axes.
+    gamma: a float64 array of shape (D,), the learned gain.
+    eps: a small number added to the mean square before the square root.
+    Returns an array of shape (..., D): x / sqrt(mean(x**2) + eps) * gamma, with the mean of the
+    squares taken over the last axis of each vector. `x` itself is left unchanged.
+    """
+    D = x.shape[-1]
+    ms = np.linalg.norm(x, axis=-1, keepdims=True) ** 2 / D
+    inv = 1.0 / np.sqrt(ms + eps)
+    return (x * inv) * gamma

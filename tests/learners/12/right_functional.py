@@ -1,0 +1,105 @@
+# right: uses F.layer_norm, F.gelu(approximate="tanh") and SDPA with is_causal, counting blocks with a while loop
+"""Lesson 12: a GPT-2 forward pass in PyTorch, from a state dict that uses GPT-2's own names."""
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+# ---------------------------------------------------------------------------------------------
+# Given: your work from earlier lessons (04 GELU, 05 layer norm), written in torch.
+# Call these; your code goes further down.
+# ---------------------------------------------------------------------------------------------
+
+def gelu(z):
+    """GELU in its tanh form (lesson 04): 0.5 z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3))).
+
+    This is the GELU that GPT-2 uses ("gelu_new" in the transformers library).
+    z: a float64 tensor of any shape. Returns a tensor of the same shape.
+    """
+    inner = math.sqrt(2.0 / math.pi) * (z + 0.044715 * z ** 3)
+    return 0.5 * z * (1.0 + torch.tanh(inner))
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    """Layer normalization over the last dimension (lesson 05).
+
+    x: a float64 tensor of shape (..., D); gamma, beta: tensors of shape (D,).
+    Returns (x - mean) / sqrt(var + eps) * gamma + beta, with the mean and the population variance
+    taken over the last dimension. eps=1e-5 is GPT-2's layer_norm_epsilon.
+    """
+    mean = x.mean(dim=-1, keepdim=True)
+    centred = x - mean
+    var = (centred ** 2).mean(dim=-1, keepdim=True)
+    return centred / torch.sqrt(var + eps) * gamma + beta
+
+
+# ---------------------------------------------------------------------------------------------
+# Your turn. `prefix` names one block's parameters, e.g. "transformer.h.0." for the first block:
+# params[prefix + "attn.c_attn.weight"] is that block's fused query/key/value weight.
+# ---------------------------------------------------------------------------------------------
+
+def causal_self_attention(x, params, prefix, n_heads):
+    """GPT-2's causal multi-head self-attention, with the fused QKV projection.
+
+    x: (B, T, D), the block's normalised input. params[prefix + "attn.c_attn.weight"] has shape
+    (D, 3D) and its bias (3D,): columns 0..D-1 make the queries, D..2D-1 the keys, 2D..3D-1 the
+    values. Head h uses columns h*D/H .. (h+1)*D/H - 1 of each. params[prefix + "attn.c_proj.weight"]
+    (D, D) and its bias (D,) project the merged heads. Returns (B, T, D).
+    """
+    B, T, D = x.shape
+    hs = D // n_heads
+    qkv = torch.addmm(params[prefix + "attn.c_attn.bias"], x.reshape(B * T, D), params[prefix + "attn.c_attn.weight"]).reshape(B, T, 3, n_heads, hs)
+    q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    y = y.permute(0, 2, 1, 3).reshape(B, T, D)
+    return F.linear(y, params[prefix + "attn.c_proj.weight"].t(), params[prefix + "attn.c_proj.bias"])
+
+
+def mlp(x, params, prefix):
+    """GPT-2's MLP: widen to 4D with c_fc, tanh GELU, narrow back to D with c_proj.
+
+    x: (B, T, D), the block's normalised input. params[prefix + "mlp.c_fc.weight"] has shape
+    (D, 4D) and params[prefix + "mlp.c_proj.weight"] (4D, D), each with its bias. Returns (B, T, D).
+    """
+    h = F.linear(x, params[prefix + "mlp.c_fc.weight"].t(), params[prefix + "mlp.c_fc.bias"])
+    h = F.gelu(h, approximate="tanh")
+    return F.linear(h, params[prefix + "mlp.c_proj.weight"].t(), params[prefix + "mlp.c_proj.bias"])
+
+
+def block(x, params, prefix, n_heads):
+    """One pre-norm GPT-2 block: x + attention(ln_1(x)), then that + mlp(ln_2(that)).
+
+    x: (B, T, D), the residual stream. Returns (B, T, D).
+    """
+    D = x.shape[-1]
+    a = F.layer_norm(x, (D,), params[prefix + "ln_1.weight"], params[prefix + "ln_1.bias"], eps=1e-5)
+    x = x + causal_self_attention(a, params, prefix, n_heads)
+    m = F.layer_norm(x, (D,), params[prefix + "ln_2.weight"], params[prefix + "ln_2.bias"], eps=1e-5)
+    return x + mlp(m, params, prefix)
+
+
+def gpt_forward(ids, params, n_heads):
+    """The logits of a GPT-2 model for a batch of token ids.
+
+    ids: an int64 tensor of shape (B, T), with T at most P, the number of positions.
+    params: a dict of float64 tensors named as in GPT-2's state dict: "transformer.wte.weight"
+        (V, D), "transformer.wpe.weight" (P, D), per block "transformer.h.{i}." followed by
+        "ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias", "attn.c_proj.weight",
+        "attn.c_proj.bias", "ln_2.weight", "ln_2.bias", "mlp.c_fc.weight", "mlp.c_fc.bias",
+        "mlp.c_proj.weight", "mlp.c_proj.bias", and "transformer.ln_f.weight", "transformer.ln_f.bias".
+        Every weight multiplies on the right (x @ W, W of shape (in, out)). The number of blocks is
+        however many "transformer.h.{i}." groups the dict holds, possibly none.
+    n_heads: the number of attention heads; it divides D.
+    Returns the logits, a float64 tensor of shape (B, T, V). The LM head is tied to the token
+    embedding: logits = ln_f(x) @ wte.T.
+    """
+    wte = params["transformer.wte.weight"]
+    T = ids.shape[1]
+    x = F.embedding(ids, wte) + params["transformer.wpe.weight"][torch.arange(T)]
+    i = 0
+    while f"transformer.h.{i}.ln_1.weight" in params:
+        x = block(x, params, f"transformer.h.{i}.", n_heads)
+        i += 1
+    x = F.layer_norm(x, (x.shape[-1],), params["transformer.ln_f.weight"], params["transformer.ln_f.bias"], eps=1e-5)
+    return torch.einsum("btd,vd->btv", x, wte)

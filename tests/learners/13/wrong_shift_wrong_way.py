@@ -1,0 +1,22 @@
+# mistake: shifts the wrong way, logits[:, 1:] against ids[:, :-1]
+"""Lesson 13: the language-modelling loss, mean next-token cross-entropy with an ignore index."""
+import torch
+
+
+def lm_loss(logits, ids, ignore_index=-100):
+    """Mean cross-entropy of predicting each next token, skipping targets equal to ignore_index.
+
+    logits: a float64 tensor of shape (B, T, V): logits[b, t] scores every token of the vocabulary
+            as the token that comes after position t, that is as ids[b, t + 1].
+    ids: an int64 tensor of shape (B, T), the token ids. ids[b, 0] is never a target; a target equal
+         to ignore_index is skipped. At least one target is kept.
+    Returns a 0-d float64 tensor: the mean of -log softmax(logits[b, t])[ids[b, t + 1]] over the
+    kept targets, computed stably however large the logits are.
+    """
+    z = logits[:, 1:]
+    y = ids[:, :-1]
+    keep = y != ignore_index
+    y = y.masked_fill(~keep, 0)
+    lse = torch.logsumexp(z, dim=-1)
+    nll = lse - z.gather(-1, y.unsqueeze(-1)).squeeze(-1)
+    return nll[keep].mean()

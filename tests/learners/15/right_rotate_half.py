@@ -1,0 +1,25 @@
+# right: the transformers-style rotate_half with the angles duplicated to full width
+"""Lesson 15: rotary position embeddings (RoPE), in the rotate-half convention of LLaMA."""
+import numpy as np
+
+
+def rope(x, positions, theta=10000.0):
+    """Rotary position embedding of `x`, rotate-half (half-split) convention.
+
+    x: a float64 array of shape (..., T, d), d even: one d-vector per position (any leading axes).
+    positions: an int array of shape (T,): the position of each of the T rows (it need not start
+        at 0, nor be consecutive).
+    theta: the base of the frequencies.
+    Column i is paired with column i + d/2 (i = 0 .. d/2 - 1), and the pair is rotated by the angle
+    positions[t] * theta ** (-2 i / d), in radians:
+        out[..., t, i]       = x[..., t, i] * cos - x[..., t, i + d/2] * sin
+        out[..., t, i + d/2] = x[..., t, i + d/2] * cos + x[..., t, i] * sin
+    Returns an array of the same shape as x; x itself is left unchanged.
+    """
+    d = x.shape[-1]
+    inv_freq = 1.0 / (theta ** (np.arange(0, d, 2, dtype=np.float64) / d))
+    freqs = np.outer(positions, inv_freq)
+    emb = np.concatenate((freqs, freqs), axis=-1)
+    x1, x2 = np.split(x, 2, axis=-1)
+    rotated = np.concatenate((-x2, x1), axis=-1)
+    return x * np.cos(emb) + rotated * np.sin(emb)
