@@ -17,33 +17,37 @@ from grader.classroom.report import data as report_data, page as report_html
 from grader.classroom.gradebook import Gradebook, connect
 from grader.classroom.jobs import Graded, result_row
 from grader.judge.grade import Result
+from grader.lessons import lesson, roadmap
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("demo_class")]   # graded once
 DEMO = ROOT / "grader" / "classroom" / "demo_class"
 LESSONS = "01,02,03,05,09,10"
-# learner -> lesson number -> (cases passed/total, first diagnosis, or what went wrong instead)
+LESSON_CASES = {n: len(lesson.load(roadmap.load(ROOT), n).cases) for n in LESSONS.split(",")}
+# learner -> lesson number -> (cases passed, or "all"; the first diagnosis, or what went wrong
+# instead); every result's total is its lesson's case count (0 for a file that does not parse)
 EXPECTED = {
     "ada": {n: ("all", None) for n in ("01", "02", "03", "05", "09", "10")},   # right, own way
     "ben": {"01": ("all", None), "02": ("all", None),                          # an exercises/ tree
-            "03": ("15/18", "square-mask-from-queries"), "05": ("1/18", "unbiased-variance"),
-            "09": ("0/20", "stub")},
-    "chloe": {"01": ("14/18", "no-max-shift"), "02": ("12/22", "mask-after-softmax"),
-              "05": ("5/18", "wrong-axis")},
-    "dev": {"01": ("all", None), "02": ("3/22", "no-scale")},                # notebooks
-    "emma": {"01": ("all", None), "02": ("0/0", "error"), "03": ("all", None)},  # a syntax error
-    "farid": {"01": ("14/18", "no-max-shift"), "05": ("16/18", "crash"), "10": ("all", None)},
-    "gwen": {"01": ("all", None), "02": ("12/22", "mask-after-softmax"), "03": ("0/18", "timeout")},
-    "hugo": {"01": ("2/18", None), "02": ("1/22", None)},     # hunts for the reference, finds none
+            "03": ("15", "square-mask-from-queries"), "05": ("1", "unbiased-variance"),
+            "09": ("0", "stub")},
+    "chloe": {"01": ("13", "no-max-shift"), "02": ("12", "mask-after-softmax"),
+              "05": ("5", "wrong-axis")},
+    "dev": {"01": ("all", None), "02": ("3", "no-scale")},                # notebooks
+    "emma": {"01": ("all", None), "02": ("0", "error"), "03": ("all", None)},  # a syntax error
+    "farid": {"01": ("13", "no-max-shift"), "05": ("16", "crash"), "10": ("all", None)},
+    "gwen": {"01": ("all", None), "02": ("12", "mask-after-softmax"), "03": ("0", "timeout")},
+    "hugo": {"01": ("2", None), "02": ("1", None)},     # hunts for the reference, finds none
     "ines": {"01": ("all", None)},
-    "jon": {"01": ("all", None), "09": ("12/20", "float32"), "10": ("5/15", "no-causal-mask")},
+    "jon": {"01": ("all", None), "09": ("12", "float32"), "10": ("5", "no-causal-mask")},
     "kai": {},                                                # submitted nothing at all
-    "lena": {"02": ("11/22", "rule"), "03": ("11/18", "top-left-alignment"), "05": ("all", None)},
-    "mo": {"05": ("0/18", "symptom:float32"), "09": ("all", None)},
-    "noor": {"01": ("13/18", "fixed-last-axis"), "03": ("0/18", "strict-lower-triangle"),
-             "09": ("5/20", "inverted-mask"), "10": ("1/15", "relu-without-residual")},
+    "lena": {"02": ("11", "symptom:only-sets-mask"), "03": ("11", "top-left-alignment"),
+             "05": ("all", None)},                                        # torch in lesson 02
+    "mo": {"05": ("0", "symptom:float32"), "09": ("all", None)},
+    "noor": {"01": ("13", "fixed-last-axis"), "03": ("0", "strict-lower-triangle"),
+             "09": ("5", "inverted-mask"), "10": ("1", "relu-without-residual")},
     "omar": {n: ("all", None) for n in ("02", "03", "09", "10")},
-    "pia": {"01": ("14/18", "no-max-shift"), "02": ("3/22", "no-scale"),
-            "05": ("1/18", "unbiased-variance"), "10": ("2/15", "no-first-residual")},
+    "pia": {"01": ("13", "no-max-shift"), "02": ("3", "no-scale"),
+            "05": ("1", "unbiased-variance"), "10": ("2", "no-first-residual")},
 }
 MISTAKE = """import numpy as np
 
@@ -105,7 +109,7 @@ def demo(workbook, tmp_path_factory):
 
 
 def outcome(db, learner, lesson):
-    """(cases passed/total, what the test table names) of a learner x lesson's current result."""
+    """(cases passed, what the test table names) of a learner x lesson's current result."""
     row = db.execute(
         "SELECT r.id, r.cases_passed, r.cases_total, r.passed, r.error, r.violations, r.diagnosis "
         "FROM current c JOIN results r ON r.id = c.result WHERE c.learner = ? AND c.lesson LIKE ?",
@@ -119,7 +123,8 @@ def outcome(db, learner, lesson):
             "error" if error else "rule" if json.loads(violations) else
             "timeout" if "timeout" in statuses else "crash" if "crash" in statuses else
             "stub" if verdicts == {"not implemented yet"} else None)
-    return ("all" if all_passed else f"{passed}/{total}"), what
+    assert total == (0 if what == "error" else LESSON_CASES[lesson]), (learner, lesson, total)
+    return ("all" if all_passed else str(passed)), what
 
 
 def test_the_demo_class_grades_as_expected(demo):
