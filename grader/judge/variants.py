@@ -89,6 +89,17 @@ def changed_case(variant, case):
     return replace(case, calls=tuple(calls))
 
 
+def slipped(lesson, variant, index):
+    """The reference's outcome on case `index` with `variant`'s slip (None where the case lacks
+    the inputs it changes), computed once per lesson."""
+    key = (variant, index)
+    if key not in lesson.variant_outcomes:
+        case = changed_case(variant, lesson.cases[index])
+        lesson.variant_outcomes[key] = (None if case is None
+                                        else trusted.run(lesson.namespace(), [case])[0])
+    return lesson.variant_outcomes[key]
+
+
 def describe(variant, call, names):
     kind, a, b = variant
     la = f"`{label(call, a, names)}`"
@@ -111,16 +122,13 @@ def variant_symptom(lesson, results, passing, outcomes_of):
         return None
     spec = lesson.spec
     first = lesson.cases[results[0].index]
-    namespace = None
     table = defaults(lesson.reference_source)
     for variant in candidates(first.calls[0]):
         checked = []
         for r in results:
-            case = changed_case(variant, lesson.cases[r.index])
-            if case is None:
+            theirs = slipped(lesson, variant, r.index)
+            if theirs is None:
                 break
-            namespace = namespace or lesson.namespace()
-            theirs, = trusted.run(namespace, [case])
             if theirs.status == "ok" and judge(lesson.cases[r.index], theirs, r.expected, spec).passed:
                 break      # the slip makes no difference on this case: it cannot be why it fails
             if not same_behaviour(r.outcome, theirs, spec):
@@ -128,17 +136,9 @@ def variant_symptom(lesson, results, passing, outcomes_of):
             checked.append(r.index)
         if len(checked) != len(results):
             continue
-        refuted = False
-        for i in sorted(passing):
-            case = changed_case(variant, lesson.cases[i])
-            if case is None:
-                continue
-            theirs, = trusted.run(namespace, [case])
-            if not judge(lesson.cases[i], theirs, outcomes_of(i), spec).passed:
-                refuted = True     # the slip would fail a case this answer passes
-                break
-        if refuted:
-            continue
+        if any(theirs is not None and not judge(lesson.cases[i], theirs, outcomes_of(i), spec).passed
+               for i in sorted(passing) for theirs in [slipped(lesson, variant, i)]):
+            continue       # the slip would fail a case this answer passes
         call = first.calls[0]
         names = table.get(call.fn, ([], {}))[0]
         return describe(variant, call, names), checked

@@ -137,6 +137,12 @@ class Lesson:
         return diagnose.mistake_failures(self)
 
     @cached_property
+    def variant_outcomes(self):
+        """(input slip, case index) -> the reference's outcome with that slip, filled as symptoms
+        ask: every learner of a class who fails a case asks the same."""
+        return {}
+
+    @cached_property
     def cases(self):
         """The public examples, then the hidden cases, built from a seed fixed per lesson."""
         public = [self.example_case(i, e) for i, e in enumerate(self.prose.public_examples(), 1)]
