@@ -57,7 +57,7 @@ def test_close_values_are_shown_with_enough_digits():
 
 def test_a_case_that_must_raise():
     from grader.lessons.authoring import Spec, call, case
-    from grader.judge.outcome import Outcome
+    from grader.runner.outcome import Outcome
     from grader.judge.verdict import judge
 
     must = case("too long", call("f", 1), raises="ValueError")
@@ -86,7 +86,7 @@ def lenient_check(got, expected, calls):
 ])
 def test_a_lessons_check_sees_only_answers_of_the_right_kind(answer, words):
     from grader.lessons.authoring import Spec, call, case
-    from grader.judge.outcome import Outcome
+    from grader.runner.outcome import Outcome
     from grader.judge.verdict import judge
 
     checked = case("checked", call("f", 1), check=lenient_check)

@@ -6,7 +6,7 @@ import nbformat
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT, grader
-from grader.notebooks.read import answer_source
+from grader.answers import notebook_source as answer_source
 
 
 def lesson_notebook(code, lesson_id="01-softmax"):

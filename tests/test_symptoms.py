@@ -93,10 +93,11 @@ def test_time_outs_get_no_symptom(tmp_path, pool):
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from grader.judge import failures, symptoms
+from grader.judge import symptoms
+from grader.judge.symptoms import failures
 from grader.judge.diagnose import diagnose, distinct
 from grader.judge.grade import CaseResult
-from grader.judge.outcome import Outcome
+from grader.runner.outcome import Outcome
 from grader.judge.verdict import judge
 from grader.runner.child.wire import Tensor
 
@@ -290,7 +291,7 @@ def test_a_function_left_as_the_stub_is_named():
 @pytest.mark.parametrize("lesson_id, param", [("15", "theta"), ("21", "ignore_index")])
 def test_failures_confined_to_a_parameter_name_it(lesson_id, param):
     les = load(lesson_id)
-    from grader.judge import traits
+    from grader.judge.symptoms import traits
     sets = {i for i, c in enumerate(les.cases)
             if any(t[0] == "sets" and t[2] == param
                    for t in traits.param_traits(c, les.reference_source))}
@@ -466,7 +467,7 @@ def test_a_slip_between_inputs_is_named(name, lesson_id, change, words):
 
 @pytest.mark.parametrize("lesson_id", ["02", "03"])
 def test_failures_confined_to_queries_and_keys_of_different_lengths(lesson_id):
-    from grader.judge import traits
+    from grader.judge.symptoms import traits
     les = load(lesson_id)
     differ = {i for i, c in enumerate(les.cases) if "lengths" in traits.value_traits(c)}
     assert 2 <= len(differ) < len(les.cases)

@@ -12,7 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 from grader.judge.compare import compare
 from grader.judge.diagnose import diagnose
-from grader.judge.outcome import Outcome
+from grader.runner.outcome import Outcome
 from grader.judge.verdict import judge, same_behaviour
 from grader.lessons import build, roadmap
 from grader.runner.child import wire

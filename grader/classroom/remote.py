@@ -20,10 +20,10 @@ from functools import cache
 from pathlib import Path
 
 from grader.errors import GraderError
-from grader.judge.grade import MAX_SOURCE, shown_name
+from grader.answers import MAX_NOTEBOOK, MAX_SOURCE
+from grader.judge.grade import shown_name
 from grader.lessons import lesson as lessons
 from grader.lessons import roadmap
-from grader.notebooks.read import MAX_NOTEBOOK
 from grader.runner import run
 from grader.runner.workers import GRADER_HOME, Pool
 from .gradebook import grader_version, lesson_version

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import GraderError
-from grader.notebooks.read import answer_source, learners_folder
+from grader.answers import read_answer
+from grader.notebooks.read import learners_folder
 
 SUFFIXES = (".py", ".ipynb")
 SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "node_modules", ".venv", "venv"}
@@ -82,7 +83,7 @@ def read_functions(path):
     if not path.is_file():
         return set()
     try:
-        source = answer_source(path) if path.suffix == ".ipynb" else path.read_text(encoding="utf-8")
+        source = read_answer(path)
         tree = ast.parse(source)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return set()

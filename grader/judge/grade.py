@@ -6,15 +6,12 @@ from pathlib import Path
 
 from . import constraints, symptoms
 
-from grader.notebooks.read import answer_source
+from grader.answers import read_answer
 from grader.runner import run
 from .diagnose import diagnose, distinct
-from .outcome import Job, Outcome
+from grader.runner.outcome import Job, Outcome
 from .verdict import Verdict, error_text, judge
 from grader.runner.workers import WorkerDied
-
-MAX_SOURCE = 1 << 20
-
 
 @dataclass
 class CaseResult:
@@ -95,15 +92,7 @@ def read_source(path):
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"there is no file at {shown_name(path)}")
-    if path.suffix == ".ipynb":
-        source = answer_source(path)
-    else:
-        if path.stat().st_size > MAX_SOURCE:
-            raise ValueError(f"{path.name} is larger than {MAX_SOURCE // 1024} KiB")
-        try:
-            source = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise ValueError(f"{path.name} is not UTF-8 text") from None
+    source = read_answer(path)
     try:
         return source, ast.parse(source, filename=str(path))
     except SyntaxError as e:

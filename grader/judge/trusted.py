@@ -11,7 +11,7 @@ import types
 import warnings
 
 from grader.runner.child import runner, wire
-from .outcome import Outcome
+from grader.runner.outcome import Outcome
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from grader.lessons import build
 
-from .progress import write_atomic
+from grader.files import write_atomic
 
 
 @dataclass(frozen=True)

@@ -1,27 +1,11 @@
 """The learner's progress (hints revealed, last result), in a file git ignores, written atomically."""
 import hashlib
 import json
-import os
 import shutil
-import tempfile
 import time
 from pathlib import Path
 
-
-def write_atomic(path, text):
-    """Replace `path` with `text` so that an interruption leaves the old file or the new, never half."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+from grader.files import write_atomic
 
 
 def file_digest(path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import regions
 from .lesson import Lesson
-from grader.learner.progress import write_atomic
+from grader.files import write_atomic
 
 LOCK = ".generated.json"
 

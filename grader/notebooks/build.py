@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 
 from . import execute, percent
-from grader.learner.progress import write_atomic
+from grader.files import write_atomic
 from grader.lessons import build as lesson_build, regions
 
 FOLDER = "notebooks"

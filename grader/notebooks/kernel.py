@@ -13,7 +13,7 @@ from pathlib import Path
 from rich.console import Console
 
 from grader.learner import report
-from grader.learner.progress import write_atomic
+from grader.files import write_atomic
 from grader.lessons import regions
 from grader.judge.grade import grade_file
 from grader.runner.workers import GRADER_HOME, Pool, preload_for

@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 
 from .build import KERNEL, text
-from grader.learner.progress import write_atomic
+from grader.files import write_atomic
 
 CONFIG = """\
 # nbgrader configuration for the Transformer Workbook course (written by `grader export nbgrader`).

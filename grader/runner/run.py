@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .child import wire
 from .child.worker import RUNNER_FAILED
-from grader.judge.outcome import Job, Outcome
+from .outcome import Job, Outcome
 
 WHERE_SECONDS = 2.0     # how long a timed-out child may take to say where it is
 

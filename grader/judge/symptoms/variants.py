@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import trusted
+from grader.judge import trusted
 from .traits import defaults
-from .verdict import judge, same_behaviour
+from grader.judge.verdict import judge, same_behaviour
 
 MOST = 40      # variants tried per answer
 

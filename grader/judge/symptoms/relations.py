@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .compare import as_array
+from grader.judge.compare import as_array
 
 FLOAT32_BAND = (1e-9, 2e-5, 1e-6)  # relative to the values' size: least, most, most unless
                                    # the values are float32 numbers themselves

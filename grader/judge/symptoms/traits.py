@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .compare import as_array
+from grader.judge.compare import as_array
 
 
 def arrays_in(value):
@@ -164,7 +164,7 @@ def rowwise(lesson):
 
 def rows_independent(lesson):
     from dataclasses import replace
-    from . import trusted
+    from grader.judge import trusted
     from .relations import leaves, same
     for case, expected in zip(lesson.cases, lesson.expected):
         c = case.calls[0]
@@ -223,7 +223,7 @@ def separations(failing_cases, passing_cases, rows_apart=True):
                     "on one row.")))
             elif key == "ndim":
                 out.append((key, f"the cases whose input has {k} or more axes", (
-                    f"Every case with fewer axes passes: your code assumes a fixed number of axes "
+                    "Every case with fewer axes passes: your code assumes a fixed number of axes "
                     "(a transpose `.T` of all axes, an axis counted from the front such as `axis=1` "
                     "or `shape[0]`); count axes from the end (`-1`, `-2`) so leading batch axes "
                     "pass through.")))

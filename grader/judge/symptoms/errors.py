@@ -1,0 +1,53 @@
+"""Symptoms read from exceptions: the wrong kind raised where one must be, a check of the learner's
+own that refuses valid input, and the errors numpy and torch raise (broadcasts, matmuls, reshapes)."""
+from . import failures
+from .evidence import symptom
+
+
+# ---- recognisable exceptions ----
+
+def error_symptoms(lesson, results, passing):
+    """Recognisable exceptions: one symptom per kind, for the failing cases that raised it."""
+    errors = [r for r in results if r.outcome.status == "error"]
+    found = []
+    expected_raise = {c.raises for c in lesson.cases if c.raises}
+    wrong_type = [r for r in errors if lesson.cases[r.index].raises
+                  and r.outcome.error["type"] not in ("NotImplementedError", "MissingFunction")]
+    if wrong_type and len({r.outcome.error["type"] for r in wrong_type}) == 1:
+        want, got = lesson.cases[wrong_type[0].index].raises, wrong_type[0].outcome.error["type"]
+        advice = (" An `assert` raises AssertionError (and is skipped when Python runs with -O): "
+                  f"write `if ...: raise {want}(\"...\")` instead." if got == "AssertionError" else
+                  f" Raise `{want}` yourself, with a message, where the check fails.")
+        found.append(symptom("wrong-exception", (
+            f"On {'every' if len(wrong_type) > 1 else 'the'} case that must raise {want} your code "
+            f"raises {got}: the check is there, with the wrong kind of exception.{advice}"),
+            [r.index for r in wrong_type]))
+    own = [r for r in errors if not lesson.cases[r.index].raises
+           and r.outcome.error["type"] in expected_raise]
+    if own and all(r.outcome.error.get("message") == own[0].outcome.error.get("message") for r in own):
+        kind_ = own[0].outcome.error["type"]
+        message = own[0].outcome.error.get("message") or ""
+        probes = "; ".join(dict.fromkeys(lesson.cases[r.index].name for r in own[:4]))
+        found.append(symptom("check-too-strict", (
+            f"Your own check raises {kind_} ({message!r}) on {len(own)} case"
+            f"{'s' if len(own) > 1 else ''} whose inputs are valid and must give an answer ({probes}): "
+            "the condition of the check is too strict. Compare against the exact limit (`>` "
+            "against `>=`, the last allowed index against the size) and make sure it compares "
+            "the right sizes."), [r.index for r in own]))
+    taken = {i for d in found for i in d.cases}
+    groups = {}
+    for r in errors:
+        if r.index in taken:
+            continue
+        read = failures.read(r.outcome.error, lesson.cases[r.index].float_errors)
+        if read:
+            groups.setdefault(read[0], []).append((r, read[1]))
+    for name, members in groups.items():
+        r0, words = members[0]
+        line = r0.outcome.error.get("line")
+        at = f" (line {line})" if line else ""
+        lead = (f"All {len(members)} failing cases that raised an error raised this kind{at}"
+                if len(members) > 1 else f"The failing case raised this kind of error{at}")
+        found.append(symptom(name, f"{lead}: {words}",
+                             [r.index for r, _ in members]))
+    return found
