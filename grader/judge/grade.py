@@ -4,7 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import constraints, symptoms
+from . import constraints, points, symptoms
 
 from grader.answers import read_answer
 from grader.runner import run
@@ -32,16 +32,25 @@ class Result:
     error: str = None         # why the file could not be graded at all
     error_line: int = None
     printed: dict = None      # what the file printed while it was imported (stdout, its counts)
+    notes: list = field(default_factory=list)   # for the learner; they never change the score
 
     @property
     def passed_count(self):
         return sum(r.verdict.passed for r in self.cases)
 
     @property
+    def counted(self):
+        """{case name: whether it counts as passed}: nothing counts in a file that could not be
+        graded or that breaks the lesson's rules."""
+        if self.error or self.violations:
+            return {}
+        return {r.case.name: r.verdict.passed for r in self.cases}
+
+    @property
     def score(self):
-        if self.error or self.violations or not self.cases:
-            return 0.0
-        return self.passed_count / len(self.cases)
+        """The lesson's points (grader.judge.points)."""
+        counted = self.counted
+        return points.earned(self.lesson, counted) if counted else 0.0
 
     @property
     def passed(self):
