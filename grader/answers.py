@@ -30,8 +30,8 @@ def is_answer(cell):
             or bool(meta.get("solution") and not meta.get("grade")))
 
 
-def notebook_source(path):
-    """The Python source of the answer cells of the notebook at `path`, in order."""
+def notebook_cells(path):
+    """The cells of the notebook at `path` (JSON objects)."""
     if path.stat().st_size > MAX_NOTEBOOK:
         raise ValueError(f"{path.name} is larger than {MAX_NOTEBOOK >> 20} MiB")
     try:
@@ -41,8 +41,13 @@ def notebook_source(path):
     cells = nb.get("cells") if isinstance(nb, dict) else None
     if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
         raise ValueError(f"{path.name} is not a notebook: it has no list of cells")
+    return cells
+
+
+def notebook_source(path):
+    """The Python source of the answer cells of the notebook at `path`, in order."""
     parts = []
-    for cell in filter(is_answer, cells):
+    for cell in filter(is_answer, notebook_cells(path)):
         source = cell_text(cell).lstrip()
         if source.startswith("%%answer"):
             source = source.split("\n", 1)[1] if "\n" in source else ""

@@ -13,6 +13,7 @@ from contextlib import closing
 import pytest
 
 from conftest import ROOT, grader
+from grader.classroom import gradebook
 from mixed_class import MISTAKE, ENDLESS, put
 
 OLD_SCHEMA = """
@@ -225,7 +226,7 @@ def test_a_gradebook_of_the_first_schema_is_migrated_with_its_history(workbook, 
     done = grader(workbook, "grade", str(cls), "--lessons", "01", "--out", str(out), "--no-sandbox")
     assert done.returncode == 0, done.stdout
     with sqlite3.connect(out / "gradebook.sqlite") as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == gradebook.SCHEMA_VERSION
         assert db.execute("SELECT result FROM current WHERE learner = 'gone'").fetchone() == (1,)
     assert "gone,0.5,0.5" in (out / "grades.csv").read_text()
     assert "expected 7" not in (out / "feedback" / "gone.html").read_text()

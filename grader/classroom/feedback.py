@@ -55,6 +55,7 @@ def lesson_blocks(view, learner, lesson):
                    None))
     blocks.append(("file", shown_path(cur.path, learner), None))
     blocks += [("note", f"{u[2]}: {u[3]}", None) for u in notes if u[2]]
+    blocks += [("note", note, None) for note in cur.notes]
     if cur.feedback_error:
         line = f" (line {cur.error_line})" if cur.error_line else ""
         blocks.append(("error", cur.feedback_error + line, None))
@@ -107,6 +108,23 @@ def case_md(c):
     return lines
 
 
+def block_md(kind, text):
+    """One of lesson_blocks' blocks as Markdown lines."""
+    if kind == "status":
+        return [f"**{text}**", ""]
+    if kind == "file":
+        return [f"File: `{text}`", ""]
+    if kind == "case":
+        return case_md(text)
+    if kind == "why":
+        return ["", f"**Why:** {text}"]
+    if kind == "hint":
+        return ["", text]
+    if kind == "rule":
+        return [f"- ✗ {text}"]
+    return [f"- {text}"]
+
+
 def markdown(view, learner):
     got, most = total(view, learner)
     lines = [f"# Feedback for {learner}", "", f"Total: {got:.4g} of {most} lessons "
@@ -116,20 +134,7 @@ def markdown(view, learner):
         title, score = heading(lesson, cur)
         lines += [f"## {title}" + (f" — {score}" if score else ""), ""]
         for kind, text, _ in blocks:
-            if kind == "status":
-                lines += [f"**{text}**", ""]
-            elif kind == "file":
-                lines += [f"File: `{text}`", ""]
-            elif kind == "case":
-                lines += case_md(text)
-            elif kind == "why":
-                lines += ["", f"**Why:** {text}"]
-            elif kind == "hint":
-                lines += ["", text]
-            elif kind == "rule":
-                lines.append(f"- ✗ {text}")
-            else:
-                lines.append(f"- {text}")
+            lines += block_md(kind, text)
         lines.append("")
     others = other_notes(view, learner)
     if others:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from grader.errors import GraderError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 SCHEMA = """
@@ -54,7 +54,8 @@ CREATE TABLE results (
     fault INTEGER NOT NULL DEFAULT 0,       -- the grader itself failed on this job
     hint INTEGER,                           -- the hint tier that addresses what is wrong
     error_line INTEGER,
-    feedback_error TEXT);                   -- `error` as the learner may read it
+    feedback_error TEXT,                    -- `error` as the learner may read it
+    notes TEXT);                            -- JSON list: for the learner, never changing the score
 CREATE TABLE case_results (
     result INTEGER NOT NULL REFERENCES results(id),
     position INTEGER NOT NULL,
@@ -96,6 +97,10 @@ INSERT INTO lessons SELECT DISTINCT lesson, CAST(substr(lesson, 1, instr(lesson,
 INSERT INTO current SELECT s.learner, s.lesson, MAX(r.id) FROM results r
     JOIN submissions s ON s.id = r.submission GROUP BY s.learner, s.lesson;
 """
+MIGRATE_FROM_2 = """
+ALTER TABLE results ADD COLUMN notes TEXT;
+"""
+MIGRATIONS = {1: MIGRATE_FROM_1 + MIGRATE_FROM_2, 2: MIGRATE_FROM_2}
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 DEMO_CLASS = "demo_class"       # the demo class's learner files sit in the package; not grader code
 
@@ -139,7 +144,7 @@ def schema_version(db, path):
         return 0
     if version == 0 and V1_TABLES <= tables and "current" not in tables:
         return 1
-    if version in (1, SCHEMA_VERSION):
+    if version in (*MIGRATIONS, SCHEMA_VERSION):
         return version
     if version > SCHEMA_VERSION:
         raise GraderError(f"{path} was written by a newer grader (gradebook schema {version}; this "
@@ -165,7 +170,7 @@ def connect(path):
         version = schema_version(db, path)
         if version != SCHEMA_VERSION:
             with db:
-                db.executescript("BEGIN;" + (SCHEMA if version == 0 else MIGRATE_FROM_1)
+                db.executescript("BEGIN;" + (SCHEMA if version == 0 else MIGRATIONS[version])
                                  + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
     except sqlite3.DatabaseError as exc:
         raise GraderError(f"{path} is not a gradebook this grader can use ({exc}); it was left "
@@ -246,12 +251,12 @@ class Gradebook:
         cur = self.db.execute(
             "INSERT INTO results (submission, score, passed, cases_passed, cases_total, error, "
             "violations, diagnosis, grader_version, lesson_version, graded_at, seconds, fault, "
-            "hint, error_line, feedback_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?)",
+            "hint, error_line, feedback_error, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?, ?, ?)",
             (sub_id, r["score"], r["passed"], r["cases_passed"], len(r["cases"]), r["error"],
              json.dumps(r["violations"]), json.dumps(r["diagnosis"]), self.grader_version,
              version, time.strftime("%Y-%m-%dT%H:%M:%S%z"), round(seconds, 4), r["fault"],
-             r["hint"], r["error_line"], r["feedback_error"]))
+             r["hint"], r["error_line"], r["feedback_error"], json.dumps(r.get("notes") or [])))
         self.db.executemany(
             "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(cur.lastrowid, i, c["name"], c["public"], c["status"], c["passed"], c["message"],

@@ -30,6 +30,26 @@ class Current:
     graded_at: str
     path: str
     cases: list = field(default_factory=list)    # dicts: name, public, passed, verdict, probe, shown
+    notes: list = field(default_factory=list)    # for the learner; they never change the score
+
+    @classmethod
+    def of_row(cls, lesson, row, path, graded_at=""):
+        """The Current a gradebook row (classroom.jobs.result_row) becomes once stored."""
+        return cls(lesson, row["score"], row["passed"], row["cases_passed"], len(row["cases"]),
+                   row["error"], row["feedback_error"] or row["error"], row["error_line"],
+                   row["fault"], row["hint"], row["violations"], row["diagnosis"], graded_at,
+                   str(path), [case_view(c["name"], c["public"], c["passed"], c["verdict"],
+                                         c["probe"], c["shown"]) for c in row["cases"]],
+                   list(row.get("notes") or []))
+
+
+def case_view(name, public, passed, verdict, probe, shown):
+    """A case as feedback reads it (`shown`: a dict, or its JSON as stored)."""
+    if isinstance(shown, str):
+        shown = json.loads(shown)
+    return {"name": name, "public": bool(public), "passed": bool(passed),
+            "verdict": verdict or ("passed" if passed else "failed"), "probe": probe or "",
+            "shown": shown if shown and public else {}}
 
 
 @dataclass
@@ -54,21 +74,19 @@ def load(db):
     rows = db.execute(
         "SELECT c.learner, c.lesson, r.id, r.score, r.passed, r.cases_passed, r.cases_total, r.error, "
         "COALESCE(r.feedback_error, r.error), r.error_line, r.fault, r.hint, r.violations, "
-        "r.diagnosis, r.graded_at, s.path FROM current c JOIN results r ON r.id = c.result "
-        "JOIN submissions s ON s.id = r.submission")
+        "r.diagnosis, r.graded_at, s.path, r.notes FROM current c "
+        "JOIN results r ON r.id = c.result JOIN submissions s ON s.id = r.submission")
     by_id = {}
     for (learner, lesson, rid, score, passed, cp, ct, error, ferror, line, fault, hint, violations,
-         diagnosis, at, path) in rows.fetchall():
+         diagnosis, at, path, notes) in rows.fetchall():
         cur = Current(lesson, score, bool(passed), cp, ct, error, ferror, line, bool(fault), hint,
-                      json.loads(violations), json.loads(diagnosis), at, path)
+                      json.loads(violations), json.loads(diagnosis), at, path,
+                      notes=json.loads(notes or "[]"))
         current[learner, lesson] = by_id[rid] = cur
-    for rid, name, public, passed, verdict, probe, shown in db.execute(
+    for rid, *case in db.execute(
             "SELECT result, name, public, passed, verdict, probe, shown FROM case_results "
             "WHERE result IN (SELECT result FROM current) ORDER BY result, position"):
-        by_id[rid].cases.append({"name": name, "public": bool(public), "passed": bool(passed),
-                                 "verdict": verdict or ("passed" if passed else "failed"),
-                                 "probe": probe or "",
-                                 "shown": json.loads(shown) if shown and public else {}})
+        by_id[rid].cases.append(case_view(*case))
     ungraded = db.execute("SELECT learner, lesson, path, reason FROM ungraded "
                           "ORDER BY learner, lesson, path").fetchall()
     return ClassView(lessons, learners, current, ungraded)
