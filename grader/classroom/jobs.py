@@ -10,10 +10,15 @@ import builtins
 import re
 import time
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+from grader.answers import notebook_cells
 from grader.display import show, shape_of
 from grader.judge.grade import Result, grade_file
 from grader.learner.report import call_text
+from grader.runner import sandbox
+from grader.runner.workers import GRADER_HOME
 
 MAX_SHOWN = 4000
 GRADER_FAULT = "the grader could not grade this file"
@@ -59,9 +64,23 @@ def hidden_verdict(r):
     return "your answer's values differ from the expected ones"
 
 
+@cache
+def host_folders():
+    """(host folder, how it is shown) for the folders a learner's code can learn the names of (the
+    sandbox's mount table names the Python installation's): longest first."""
+    shown = {r: sandbox.venv_view(r) for r in sandbox.python_roots()}
+    shown = {host: view for host, view in shown.items() if host != view}
+    shown.setdefault(GRADER_HOME, "<workbook>")
+    shown = {host: view for host, view in shown.items() if len(Path(host).parts) > 1}
+    return sorted(shown.items(), key=lambda item: -len(item[0]))
+
+
 def clip(text):
-    """`text` without the job's temporary folder (so a regrade writes the same feedback), capped."""
+    """`text` without the job's temporary folder (so a regrade writes the same feedback) and
+    without the instructor's folders, capped."""
     text = JOB_FOLDER.sub("", text)
+    for host, view in host_folders():
+        text = text.replace(host, view)
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + f"\n... ({len(text) - MAX_SHOWN:,} more characters)"
 
 
@@ -107,20 +126,34 @@ def result_row(result, fault=None):
         "violations": [{"rule": v.rule, "line": v.line, "message": v.message}
                        for v in result.violations],
         "diagnosis": [{"mistake": d.mistake, "message": d.message} for d in result.diagnosis],
-        "cases": [case_row(r) for r in result.cases],
+        "cases": [case_row(r) for r in result.cases], "notes": list(result.notes),
     }
+
+
+def notebook_notes(lesson, path):
+    """What to tell the learner about an exported nbgrader notebook's grader cells (none for a
+    Python file, or a notebook that is not one)."""
+    if path.suffix != ".ipynb":
+        return []
+    from grader.notebooks.nbgrader_export import altered    # nbformat: only for notebooks
+    try:
+        return altered(lesson, notebook_cells(path))
+    except (OSError, ValueError):
+        return []
 
 
 def grade_job(submission, pool, limits, name=None):
     """(Graded, seconds) for one submission; nothing that goes wrong here stops the class. `name`:
-    how tracebacks name the file (default: its path)."""
+    how tracebacks name the file (default: its path from the learner's folder on)."""
     start = time.monotonic()
     lesson, fault = submission.lesson, None
     try:
         if submission.problem:
             result = Result(lesson, submission.path, error=submission.problem)
         else:
-            result = grade_file(lesson, submission.path, pool, limits, name=name)
+            result = grade_file(lesson, submission.path, pool, limits,
+                                name=name or submission.shown)
+            result.notes = notebook_notes(lesson, submission.path)
         row = result_row(result)
     except Exception as exc:    # the grader's own failure on this job: record it, go on
         fault = exc

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from grader.errors import GraderError
 from grader.answers import MAX_NOTEBOOK, MAX_SOURCE
-from grader.judge.grade import shown_name
 from grader.lessons import lesson as lessons
 from grader.lessons import roadmap
 from grader.runner import run
@@ -39,7 +38,7 @@ class Task:
     lesson_version: str         # what the submitting machine grades against
     grader_version: str
     file_name: str              # the file's own name (messages name it)
-    shown: str                  # how tracebacks name the file, as the submitting machine does
+    shown: str                  # how tracebacks name the file (from the learner's folder on)
     data: bytes                 # the file, cut just past the largest size the grader accepts
     sandboxed: bool
     preload: tuple              # the libraries the warm workers import once
@@ -55,7 +54,7 @@ def task_for(submission, versions, sandboxed, preload, case_seconds):
         data = f.read(cap)
     lesson = submission.lesson
     return Task(submission.learner, lesson.id, lesson.seed, versions[lesson.id], versions["grader"],
-                path.name, shown_name(path), data, sandboxed, tuple(preload), case_seconds)
+                path.name, submission.shown, data, sandboxed, tuple(preload), case_seconds)
 
 
 def run_task(task):

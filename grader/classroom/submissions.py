@@ -41,6 +41,15 @@ class Submission:
     folder: Path        # the learner's folder
 
     @property
+    def shown(self):
+        """How messages name the file: from the learner's folder on (never the instructor's
+        folders)."""
+        try:
+            return self.path.relative_to(self.folder).as_posix()
+        except ValueError:
+            return self.path.name
+
+    @property
     def problem(self):
         """Why the file cannot be graded as this learner's own, or None."""
         if not self.path.resolve().is_relative_to(self.folder.resolve()):
