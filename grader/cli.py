@@ -108,16 +108,23 @@ def export():
               "comma-separated (default: every written lesson).")
 @click.option("--assignment", default=None, help="Put every exported lesson in this one "
               "assignment (default: one assignment per chapter).")
+@click.option("--given-code", type=click.Choice(["keep", "later"]), default="keep",
+              show_default=True, help="A lesson whose stub gives the code of an earlier lesson of "
+              "its assignment: keep it there (with a warning), or put it in an assignment of its "
+              "own, to release once that earlier lesson is due.")
 @click.pass_obj
-def export_nbgrader(wb, course, lessons, assignment):
+def export_nbgrader(wb, course, lessons, assignment, given_code):
     """Write an nbgrader course to COURSE: source notebooks and nbgrader_config.py."""
     from grader.notebooks.nbgrader_export import export as run_export
     if assignment is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", assignment):
         fail(f"--assignment {assignment!r}: use letters, digits, '.', '_' and '-' only.")
     chosen = chosen_lessons(wb, lessons)
-    written = run_export(wb.roadmap, chosen, Path(course), assignment)
+    written, giveaways = run_export(wb.roadmap, chosen, Path(course), assignment, given=given_code)
     for name, paths in written.items():
         console.print(f"{escape(name)}: {', '.join(escape(p.name) for p in paths)}")
+    for g in giveaways:
+        console.print(f"[yellow]Warning:[/yellow] {escape(str(g))}." if not g.moved
+                      else f"Note: {escape(str(g))}.")
     console.print(f"Wrote the nbgrader course {escape(str(Path(course)))}: next, "
                   f"`cd {escape(str(course))} && nbgrader generate_assignment NAME`.")
 
