@@ -113,9 +113,9 @@ def test_mismatches_name_every_grade_that_differs():
     assert [(l, got) for l, _, _, got in runs.mismatches(expected, graded)] == [("b", 0.25),
                                                                                  ("c", None)]
     ours = {("a", "01"): (1.0, 18, 18), ("b", "01"): (0.5, 9, 18)}
-    assert runs.nbgrader_mismatches(ours, {"a": (18, 18), "b": (9, 18)}, "01") == []
-    assert [w[0] for w in runs.nbgrader_mismatches(ours, {"a": (17, 18), "b": (9, 18),
-                                                          "z": (0, 18)}, "01")] == ["a", "z"]
+    assert runs.nbgrader_mismatches(ours, {"a": (1.0, 1.0), "b": (0.5, 1.0)}, "01") == []
+    assert [w[0] for w in runs.nbgrader_mismatches(ours, {"a": (17 / 18, 1.0), "b": (0.5, 1.0),
+                                                          "z": (0.0, 1.0)}, "01")] == ["a", "z"]
 
 
 @pytest.mark.slow
