@@ -13,7 +13,7 @@ from contextlib import closing
 import pytest
 
 from conftest import ROOT, grader
-from grader.classroom import gradebook
+from grader.classroom import gradebook, view
 from mixed_class import MISTAKE, ENDLESS, put
 
 OLD_SCHEMA = """
@@ -210,6 +210,25 @@ def test_a_file_that_is_not_this_gradebook_is_refused_untouched(workbook, tmp_pa
     assert {"not sqlite": "is not an SQLite gradebook", "foreign": "but not a gradebook",
             "newer": "written by a newer grader"}[kind] in done.stdout
     assert book.read_bytes() == before and not (out / "grades.csv").exists()
+
+
+def test_a_gradebook_of_the_second_schema_gains_notes_and_keeps_its_results(tmp_path):
+    path = tmp_path / "gradebook.sqlite"
+    gradebook.connect(path).close()
+    with closing(sqlite3.connect(path)) as db, db:      # as the second schema left it
+        db.executescript("ALTER TABLE results DROP COLUMN notes; PRAGMA user_version = 2;"
+                         "INSERT INTO learners VALUES ('ann');"
+                         "INSERT INTO lessons VALUES ('01-softmax', 1, 'Softmax', 'v', '[]');"
+                         "INSERT INTO submissions VALUES (1, 'ann', '01-softmax', 'a.py', 'aa');"
+                         "INSERT INTO results (id, submission, score, passed, cases_passed, "
+                         "cases_total, violations, diagnosis, grader_version, lesson_version, "
+                         "graded_at, seconds) VALUES (1, 1, 0.5, 0, 1, 2, '[]', '[]', 'g', 'v', "
+                         "'t', 0.1);"
+                         "INSERT INTO current VALUES ('ann', '01-softmax', 1);")
+    with closing(gradebook.connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == gradebook.SCHEMA_VERSION
+        cur = view.load(db).current["ann", "01-softmax"]
+    assert (cur.score, cur.notes) == (0.5, [])
 
 
 def test_a_gradebook_of_the_first_schema_is_migrated_with_its_history(workbook, tmp_path):

@@ -24,6 +24,7 @@ from grader.lessons import lesson as lessons, roadmap
 from grader.notebooks import nbgrader_export as layout
 from grader.runner.workers import preload_for
 from . import feedback
+from .gradebook import lesson_version
 from .jobs import grade_job
 from .remote import leased, workbook_root
 from .submissions import Submission
@@ -32,24 +33,28 @@ from .view import ClassView, Current, LessonInfo
 NOT_RUN = ("not run: this notebook is graded by the workbook's grader, which runs no notebook "
            "code; put tests of your own in a notebook of their own")
 LESSON_LOCK = threading.Lock()
-LESSONS = {}        # lesson id -> the Lesson, its reference's outcomes computed
+LESSONS = {}        # lesson id -> (its version, the Lesson, its reference's outcomes computed)
+
+
+class GradingFailed(RuntimeError):
+    """The grader itself failed on a notebook: nbgrader records no score for it."""
 
 
 def lesson_for(notebook):
-    """The lesson a notebook is named after, prepared once per process; None if there is none."""
+    """The lesson a notebook is named after, prepared once per process (again when its files
+    change, as in a long-running formgrader); None if there is none."""
+    try:
+        lesson = lessons.load(roadmap.load(workbook_root()), notebook)
+    except (LookupError, ValueError):
+        return None
+    if lesson.id != notebook:
+        return None
+    version = lesson_version(lesson)
     with LESSON_LOCK:
-        if notebook not in LESSONS:
-            road = roadmap.load(workbook_root())
-            try:
-                lesson = lessons.load(road, notebook)
-            except (LookupError, ValueError):
-                lesson = None
-            if lesson is not None and lesson.id != notebook:
-                lesson = None
-            if lesson is not None:
-                lesson.prepare()
-            LESSONS[notebook] = lesson
-        return LESSONS[notebook]
+        if LESSONS.get(notebook, (None,))[0] != version:
+            lesson.prepare()
+            LESSONS[notebook] = (version, lesson)
+        return LESSONS[notebook][1]
 
 
 def stream(text):
@@ -127,6 +132,8 @@ class WorkbookGrading(Execute):
                                        info["assignment"])) / f"{info['notebook']}.ipynb"
         with leased(self.sandboxed, preload_for([lesson])) as pool:
             graded, _ = grade_job(Submission(info["student"], lesson, path, folder), pool, None)
+        if graded.row["fault"]:     # the grader's failure, never the learner's score
+            raise GradingFailed(f"{path}: {graded.row['error']}")
         return graded.row, path
 
     def write_verdicts(self, lesson, learner, row, path, cells):
