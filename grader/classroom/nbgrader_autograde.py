@@ -20,8 +20,10 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import Execute
 from traitlets import Bool
 
+from grader.errors import GraderError
 from grader.lessons import lesson as lessons, roadmap
 from grader.notebooks import nbgrader_export as layout
+from grader.runner import sandbox
 from grader.runner.workers import preload_for
 from . import feedback
 from .gradebook import lesson_version
@@ -130,6 +132,12 @@ class WorkbookGrading(Execute):
         folder = Path(course.format_path(course.submitted_directory, info["student"], "."))
         path = Path(course.format_path(course.submitted_directory, info["student"],
                                        info["assignment"])) / f"{info['notebook']}.ipynb"
+        if self.sandboxed:
+            try:
+                sandbox.bwrap()
+            except GraderError as exc:
+                raise GradingFailed(f"{exc} (for nbgrader: `c.WorkbookGrading.sandboxed = False` "
+                                    "in nbgrader_config.py)") from None
         with leased(self.sandboxed, preload_for([lesson])) as pool:
             graded, _ = grade_job(Submission(info["student"], lesson, path, folder), pool, None)
         if graded.row["fault"]:     # the grader's failure, never the learner's score
