@@ -5,6 +5,7 @@ import shutil
 import pytest
 
 from conftest import GOOD_SOFTMAX
+from grader import files as files_module
 from grader.learner import progress as progress_module
 
 
@@ -194,7 +195,7 @@ def test_progress_survives_an_interrupted_write(tmp_path, monkeypatch):
     def interrupted(fd):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(progress_module.os, "fsync", interrupted)
+    monkeypatch.setattr(files_module.os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
         progress_module.Progress(tmp_path).update("01-softmax", hints=3)
     assert progress_module.Progress(tmp_path).lesson("01-softmax") == {"hints": 2}
