@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from grader.judge.grade import grade_file
+from grader.judge.shown import verdict_text
 from grader.lessons import lesson as lessons, roadmap
 from grader.runner.workers import GRADER_HOME, Pool, preload_for
 
@@ -72,7 +73,7 @@ def case(lesson_id, name):
     problems += [f"rule broken (line {v.line}): {v.message}" for v in result.violations]
     r = next(r for r in result.cases if r.case.name == name)
     if not r.verdict.passed:
-        problems.append(f"{name}: {r.verdict.message}")
+        problems.append(f"{name}: {verdict_text(r)}")
     if problems:
         why = [f"Why: {d.message}" for d in result.diagnosis if not r.verdict.passed]
         message = "\n".join(dict.fromkeys(problems + why))
