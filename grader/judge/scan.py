@@ -1,12 +1,16 @@
-"""Reading learner text (error messages, traces) in linear time, with no regular expression.
+"""Reading learner text (error messages, traces, sources) in linear time.
 
 A learner chooses what its exceptions say, at any length and in any shape, so a backtracking pattern
-over that text can hold the parent for hours. Here every reading is a forward scan: `search` finds
-each place an anchor (a literal) occurs with `str.find`, and from there a Scanner reads a bounded
-amount (literals, numbers of at most MAX_DIGITS digits, shapes of at most MAX_DIMS sizes), so a
-message of n characters costs O(n) whatever it holds. Numbers come back as ints small enough to be
-sizes: a longer run of digits is not one, and is never handed to int().
+over that text can hold the parent for hours. Here a reading is a forward scan: `search` finds each
+place an anchor (a literal) occurs with `str.find`, and from there a Scanner reads a bounded amount
+(literals, numbers of at most MAX_DIGITS digits, shapes of at most MAX_DIMS sizes), so a message of
+n characters costs O(n) whatever it holds; the wording of an error is read by two patterns that are
+linear by construction (below). Numbers come back as ints small enough to be sizes: a longer run of
+digits is not one, and is never handed to int().
 """
+import re
+from functools import lru_cache
+
 MAX_DIGITS = 18          # a size or an index; anything longer is not one
 MAX_DIMS = 32
 MAX_WORD = 64
@@ -113,101 +117,19 @@ def ends_word(text, word):
 
 
 # ---- an error's wording, numbers aside ----
+# The two patterns below are the only regular expressions that read learner text, and both run in
+# linear time: every quantifier is possessive (never gives back what it took, which is never
+# needed: what follows each one cannot match what it took), so an attempt at one place costs the
+# length it reads; a number's attempt succeeds once it starts and the search resumes after it, and
+# a shape's attempt reads only blanks, commas and "#" before it fails, none of which can start
+# another shape, so no two attempts read the same characters twice.
 
-def is_digit(c):
-    return "0" <= c <= "9"
-
-
-def number_end(text, i):
-    """Where a number starting at `i` ends ([-+]? (digits [.] digits* | . digits) (e [-+]? digits)?,
-    e in either case), or `i` when none starts there."""
-    n, j = len(text), i
-    if j < n and text[j] in "+-":
-        j += 1
-    if j < n and is_digit(text[j]):
-        while j < n and is_digit(text[j]):
-            j += 1
-        if j < n and text[j] == ".":
-            j += 1
-            while j < n and is_digit(text[j]):
-                j += 1
-    elif j + 1 < n and text[j] == "." and is_digit(text[j + 1]):
-        j += 1
-        while j < n and is_digit(text[j]):
-            j += 1
-    else:
-        return i
-    k = j
-    if k < n and text[k] in "eE":
-        k += 1
-        if k < n and text[k] in "+-":
-            k += 1
-        if k < n and is_digit(text[k]):
-            while k < n and is_digit(text[k]):
-                k += 1
-            return k
-    return j
+NUMBERS = re.compile(r"[-+]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?+\d++)?+")
+SHAPES = re.compile(r"[(\[]\s*+#(?:\s*+,\s*+#)*+\s*+,?+\s*+[)\]]|#(?:x#)++")
 
 
-def numbers_out(text):
-    """`text` with every number written as "#"."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        j = number_end(text, i)
-        if j > i:
-            out.append("#")
-            i = j
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
-
-
-def shape_end(text, i):
-    """Where a shape of numbers already written "#" ends: "(#, #)", "[#,]" or "#x#x#" starting at
-    `i`; `i` when none does. Each scan stops at the first character that does not fit, and no
-    bracket fits inside one, so scans from different brackets never overlap."""
-    n = len(text)
-    if text[i] in "([":
-        j = i + 1
-        while j < n and text[j].isspace():
-            j += 1
-        if j >= n or text[j] != "#":
-            return i
-        while True:                      # after a "#"
-            j += 1
-            while j < n and text[j].isspace():
-                j += 1
-            if j < n and text[j] == ",":
-                j += 1
-                while j < n and text[j].isspace():
-                    j += 1
-                if j < n and text[j] == "#":
-                    continue
-            return j + 1 if j < n and text[j] in ")]" else i
-    if text[i] == "#":
-        j = i + 1
-        while text.startswith("x#", j):
-            j += 2
-        return j if j > i + 1 else i
-    return i
-
-
-def shapes_out(text):
-    """`text` (numbers already "#") with every shape of them written as one "#"."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        j = shape_end(text, i)
-        if j > i:
-            out.append("#")
-            i = j
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
-
-
+@lru_cache(maxsize=4096)        # a class reads the same mistakes' messages again and again
 def wording(message):
-    """What an error says with its numbers and shapes taken out and its blanks collapsed: two
+    """What an error says with its numbers and shapes written "#" and its blanks collapsed: two
     messages about different sizes or indices of the same failed operation read the same."""
-    return " ".join(shapes_out(numbers_out(message)).split())
+    return " ".join(SHAPES.sub("#", NUMBERS.sub("#", message)).split())
