@@ -118,11 +118,12 @@ def ends_word(text, word):
 
 # ---- an error's wording, numbers aside ----
 # The two patterns below are the only regular expressions that read learner text, and both run in
-# linear time: every quantifier is possessive (never gives back what it took, which is never
+# linear time: every quantifier is possessive (it never gives back what it took, which is never
 # needed: what follows each one cannot match what it took), so an attempt at one place costs the
-# length it reads; a number's attempt succeeds once it starts and the search resumes after it, and
-# a shape's attempt reads only blanks, commas and "#" before it fails, none of which can start
-# another shape, so no two attempts read the same characters twice.
+# length it reads. A number's attempt fails within two characters or succeeds, and the search
+# resumes after it. A bracketed shape's attempt reads only blanks, commas and "#" before it fails;
+# of those only "#" starts another attempt, the "#x#" form, which reads on only through "x", where
+# the first attempt stopped. So no character is read more than a few times.
 
 NUMBERS = re.compile(r"[-+]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?+\d++)?+")
 SHAPES = re.compile(r"[(\[]\s*+#(?:\s*+,\s*+#)*+\s*+,?+\s*+[)\]]|#(?:x#)++")
