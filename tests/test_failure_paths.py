@@ -1,5 +1,6 @@
 """Every way a learner's file can go wrong ends in a clear message for that file, never a crash."""
 import textwrap
+import time
 
 import pytest
 
@@ -7,7 +8,12 @@ from conftest import FAST, ROOT
 from conftest import GOOD_SOFTMAX as GOOD
 from grader.lessons import lesson, roadmap
 from grader.runner import run
+from grader.runner.child import runner
 from grader.judge.grade import grade_file
+from grader.classroom.gradebook import Gradebook
+from grader.classroom.jobs import case_row, grade_job
+from grader.classroom.submissions import Submission
+from grader.judge import budget
 from grader.learner.report import as_json
 
 
@@ -114,7 +120,8 @@ def test_printing_megabytes_is_capped(pool, softmax_lesson, tmp_path):
     ("ctypes.string_at(0)", "crashed: the process died: a segmentation fault"),
     ("os.kill(os.getpid(), 40)", "crashed: the process died: signal 40"),   # no name in Python
     ("os.write(2, b'libfoo: gave up\\n\\n') and os._exit(3)",
-     'crashed: the process exited (status 3) before it finished (its last words: "libfoo: gave up")'),
+     'crashed: the process exited (status 3) before it finished; did the code call exit()? (its '
+     'last words: "libfoo: gave up")'),
 ])
 def test_exits_and_crashes_are_per_case(pool, softmax_lesson, tmp_path, exit_call, words):
     source = "import sys, os, ctypes\n" + GOOD.replace(
@@ -123,6 +130,9 @@ def test_exits_and_crashes_are_per_case(pool, softmax_lesson, tmp_path, exit_cal
     failed = [r for r in result.cases if not r.verdict.passed]
     assert len(failed) == 1 and failed[0].verdict.message.startswith(words)
     assert result.passed_count == len(result.cases) - 1
+    hidden = failed[0]                  # a hidden case: what the process printed is not shown
+    assert not hidden.case.public and "libfoo" not in case_row(hidden)["verdict"]
+    assert "libfoo" not in str(as_json(result)["cases"])
 
 
 def test_memory_bomb_is_stopped(pool, softmax_lesson, tmp_path):
@@ -171,3 +181,61 @@ def test_two_mistakes_in_two_functions_are_both_named(pool, tmp_path):
             return 0.5 * z * (1 + np.vectorize(math.erf)(z / np.sqrt(2)))
         """)
     assert {d.mistake for d in result.diagnosis} == {"erf-gelu", "reciprocal-overflow"}
+
+
+def test_a_job_whose_judging_runs_past_its_budget_is_a_verdict_stored_as_such(
+        pool, softmax_lesson, tmp_path, monkeypatch):
+    """The parent bounds its own work on a learner's answers: over budget, the job ends in a clear
+    verdict, stored like any other (not a fault of the grader's, graded again on every run)."""
+    monkeypatch.setattr(budget, "SECONDS", 0.0)
+    folder = tmp_path / "ann"
+    (folder / "01-softmax").mkdir(parents=True)
+    path = folder / "01-softmax" / "solution.py"
+    path.write_text(GOOD.replace("x - np.max(x, axis=axis, keepdims=True)", "x"))
+    graded, _ = grade_job(Submission("ann", softmax_lesson, path, folder), pool, FAST)
+    row = graded.row
+    assert not row["fault"] and row["score"] == 0 and row["cases"] == []
+    assert "stopped judging" in row["feedback_error"]
+    book = Gradebook(tmp_path / "gradebook.sqlite")
+    book.add_learners(["ann"])
+    book.add_lessons([softmax_lesson])
+    book.record(graded, "sha", 1.0)
+    assert book.up_to_date("ann", "01-softmax", "sha")      # the next run does not grade it again
+    book.close()
+
+
+def test_the_graders_own_work_is_not_counted_against_a_learners_budget():
+    def burn(seconds):
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    with budget.judging(0.05):
+        with budget.excluded():     # the reference, a known mistake: computed for the lesson
+            burn(0.1)
+        budget.check()
+        burn(0.1)
+        with pytest.raises(budget.OverBudget):
+            budget.check()
+
+
+HOSTILE = ROOT / "tests" / "hostile"
+
+
+def test_a_child_whose_caps_were_lifted_is_read_to_the_parents_own_sizes(pool, softmax_lesson,
+                                                                         tmp_path):
+    """The learner lifts the child's caps from inside its process and raises a 5,000-digit size
+    and 100,000 blanks in a matrix-product error: a plain verdict, every string cut by the parent."""
+    result = grade(pool, softmax_lesson, tmp_path, (HOSTILE / "lifted_message_cap.py").read_text())
+    assert result.error is None and result.score == 0
+    errors = [r.outcome.error for r in result.cases]
+    assert all(e and len(e["message"]) <= runner.MAX_MESSAGE + 3 for e in errors)
+    assert all(len(r.outcome.stdout) <= runner.MAX_CAPTURE for r in result.cases)
+    assert all(len(d.message) < 2000 for d in result.diagnosis)
+
+
+def test_a_forged_frame_holding_an_impossible_array_is_this_files_verdict(pool, softmax_lesson,
+                                                                          tmp_path):
+    source = (HOSTILE / "forged_impossible_shape.py").read_text()
+    result = grade(pool, softmax_lesson, tmp_path, source)
+    assert "interfered with the grader's result channel" in result.error and result.score == 0

@@ -152,7 +152,7 @@ def mixed(workbook, listener, tmp_path_factory):
     before = leftovers()
     folder = make_class(base / "class", {**HONEST, **attackers(ATTACKS, listener, base / "class")})
     graded = grade(workbook, folder, base / "out")
-    return graded, lasting_leftovers(before)
+    return graded, lasting_leftovers(before), base / "out"
 
 
 @pytest.fixture(scope="module")
@@ -196,7 +196,7 @@ def test_there_are_enough_attacks():
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_each_attack_is_stopped_with_a_clear_reason(mixed, name):
-    graded, _ = mixed
+    graded, *_ = mixed
     attack = ATTACKS[name]
     row = graded[f"x-{name}", lesson_folder(attack)]
     assert reason(row) == attack["expect"], (attack["attack"], row["error"], row["cases"][:3])
@@ -206,15 +206,23 @@ def test_each_attack_is_stopped_with_a_clear_reason(mixed, name):
 
 
 def test_honest_learners_are_graded_exactly_as_without_attackers(mixed, honest_only):
-    graded, _ = mixed
+    graded, *_ = mixed
     assert {k: v for k, v in graded.items() if k[0] in HONEST} == honest_only
     assert honest_only["alice", "01-softmax"]["score"] == 1.0
     assert honest_only["alice", "09-torch-attention"]["score"] == 1.0
     assert 0 < honest_only["bert", "01-softmax"]["score"] < 1
 
 
+def test_nothing_an_attacker_said_on_a_hidden_case_reaches_any_feedback(mixed):
+    """The attackers that put the hidden inputs in their messages, exception class names and last
+    words mark them HIDDEN-INPUT-LEAK: no feedback page, results.json or grades.csv holds it."""
+    *_, out = mixed
+    files = [p for p in out.rglob("*") if p.suffix in (".md", ".html", ".json", ".csv")]
+    assert files and [p.name for p in files if "HIDDEN-INPUT-LEAK" in p.read_text()] == []
+
+
 def test_no_process_is_left_behind(mixed):
-    _, left = mixed
+    _, left, _ = mixed
     assert not left, [Path(f"/proc/{p}/cmdline").read_bytes() for p in left if Path(f"/proc/{p}").exists()]
 
 

@@ -159,3 +159,124 @@ def test_the_child_reports_any_value_it_cannot_send_as_that_cases_error(value, w
     frame = wire.decode(out.getvalue())
     assert frame["outputs"] is None and frame["error"]["type"] == "UnsupportedReturn"
     assert words in frame["error"]["message"] and len(frame["error"]["message"]) <= 2_000
+
+
+# ---- generated frames: whatever bytes a child sends, the parent decodes them or refuses them ----
+
+import json
+import math
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.runner import run
+from grader.runner.child import runner
+from grader.runner.outcome import grader_kind
+
+FRAMES = settings(max_examples=200, deadline=None, derandomize=True,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+sizes = (st.integers(-3, 5) | st.sampled_from([10**30, 2**63, 2**64, -2**63 - 1, 10**6, 10**12])
+         | st.integers(-10**40, 10**40))
+array_specs = st.tuples(st.sampled_from(sorted(wire.DTYPES) + ["object", 3]),
+                        st.lists(sizes, max_size=4) | sizes, sizes).map(list)
+tags = st.sampled_from(["$array", "$scalar", "$tensor", "$tuple", "$dict", "$float", "$evil"])
+json_values = st.recursive(
+    st.none() | st.booleans() | sizes | st.floats() | st.text(max_size=4) | array_specs,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(tags | st.text(max_size=2), inner,
+                                                                max_size=2),
+    max_leaves=12)
+
+
+@st.composite
+def forged_arrays(draw):
+    """(header, blob) of an array whose data matches its dtype and shape wherever it can: sizes
+    of any magnitude, empty axes beside impossible ones."""
+    dtype = draw(st.sampled_from(sorted(wire.DTYPES)))
+    shape = draw(st.lists(st.sampled_from([0, 0, 1, 2, 3, 10**30, 2**63, 2**64, 10**6]), max_size=5))
+    size = math.prod(shape) * np.dtype(dtype).itemsize
+    blob = bytes(size) if size <= 64 else draw(st.binary(max_size=16))
+    tag = draw(st.sampled_from(["$array", "$scalar", "$tensor"]))
+    value = draw(st.sampled_from([lambda v: v, lambda v: [v], lambda v: {"$tuple": [1, v]},
+                                  lambda v: {"$dict": {"a": v}}]))({tag: [dtype, shape, 0]})
+    return {"v": value, "o": [[0, len(blob)]]}, blob
+
+
+@FRAMES
+@given(json_values, st.lists(st.lists(sizes, max_size=3), max_size=3) | json_values,
+       st.binary(max_size=64), forged_arrays())
+def test_any_frame_is_decoded_or_refused_as_a_wire_error(value, offsets, blob, forged):
+    """Any header and blob a child could forge: a value, or WireError (never numpy's own
+    ValueError, an OverflowError or a MemoryError reaching the grader)."""
+    for header, data in (({"v": value, "o": offsets}, blob), forged):
+        try:
+            wire.decode(frame(json.dumps(header).encode(), data))
+        except wire.WireError:
+            pass
+
+
+@pytest.mark.parametrize("spec", [["float64", [0, 10**30], 0], ["int8", [10**30, 0, 10**30], 0],
+                                  ["float64", [2**63, 0], 0], ["bool", [0] * 40, 0]])
+def test_an_empty_array_of_an_impossible_shape_is_refused(spec):
+    data = frame(json.dumps({"v": {"$array": spec}, "o": [[0, 0]]}).encode())
+    with pytest.raises(wire.WireError, match="shape|malformed"):
+        wire.decode(data)
+
+
+@pytest.mark.parametrize("value", ["x" * (wire.MAX_STR + 1), {"$dict": {"k" * (wire.MAX_STR + 1): 1}},
+                                   10**30, -2**64])
+def test_the_decoder_keeps_the_caps_the_encoder_promises(value):
+    with pytest.raises(wire.WireError, match="too long|too large"):
+        wire.decode(frame(json.dumps({"v": value, "o": []}).encode()))
+
+
+def test_what_the_encoder_refuses_it_refuses_before_sending():
+    """A child's own values get the same limits, so a legal child never breaks the channel."""
+    with pytest.raises(wire.WireError, match="more than"):
+        wire.encode(np.zeros((0, wire.MAX_ITEMS + 1)))
+    with pytest.raises(wire.WireError, match="too long"):
+        wire.encode({"k" * (wire.MAX_STR + 1): 1})
+
+
+# ---- what the parent keeps of a frame: every string cut to its own size ----
+
+texts = st.text(max_size=6) | st.integers(0, 200_000).map(lambda n: "~" * n)
+errors = st.fixed_dictionaries(
+    {"type": st.sampled_from(["ValueError", "MissingFunction", "UnsupportedReturn", "ImportCrash"])
+             | texts,
+     "message": texts},
+    optional={"line": sizes, "trace": st.lists(texts, max_size=12) | texts, "grader": st.booleans(),
+              "function": st.sampled_from(["softmax", "os.system", "~" * 5000])})
+case_frames = st.fixed_dictionaries(
+    {"kind": st.just("case"), "index": st.just(0), "error": st.none() | errors, "stdout": texts,
+     "outputs": st.none() | st.lists(st.integers(), min_size=1, max_size=1),
+     "mutated": st.lists(texts, max_size=80)},
+    optional={"stdout_lines": sizes, "stdout_chars": sizes})
+
+
+@FRAMES
+@given(case_frames)
+def test_whatever_a_child_reports_is_kept_cut_to_the_parents_own_sizes(frame_):
+    """The child's caps can be lifted from inside the learner's process, and a frame can be
+    written by hand: the parent cuts every string itself, and the grader's own kinds of error
+    carry only words the parent writes."""
+    try:
+        outcome = run.case_outcome(run.expect(frame_, "case", 0), ["softmax"])
+    except wire.WireError:
+        return
+    assert len(outcome.stdout) <= runner.MAX_CAPTURE
+    error = outcome.error
+    assert error is None or len(error["message"]) <= runner.MAX_MESSAGE + 3
+    assert outcome.stdout_chars >= len(outcome.stdout) and outcome.stdout_lines >= 0
+    assert len(outcome.mutated) <= run.MAX_MUTATED
+    assert all(len(m) <= run.MAX_TYPE + 3 for m in outcome.mutated)
+    if error is None:
+        return
+    assert len(error["type"]) <= run.MAX_TYPE + 3
+    assert len(error["trace"]) <= run.MAX_TRACE
+    assert all(len(t) <= run.MAX_TRACE_LINE + 3 for t in error["trace"])
+    assert error["line"] is None or 0 < error["line"] <= run.MAX_LINE_NUMBER
+    if grader_kind(error) == "MissingFunction":
+        assert error["message"] == "no function named `softmax`"
+    sent = frame_["error"]
+    if not (sent.get("grader") is True):
+        assert grader_kind(error) is None       # a class named like a grader kind is the code's

@@ -3,11 +3,10 @@ the gradebook stores, with every learner-facing word decided here.
 
 Hidden cases' inputs reach the learner's code, so whatever that code returned, printed or raised
 during a hidden case may hold them. A hidden case is therefore described only in the grader's own
-words: its name, what it probes (the author's text) and a verdict chosen from fixed phrases. Public
-cases may show their input, expected answer, the learner's answer and what it printed.
+words: its name, what it probes (the author's text) and a verdict chosen from fixed phrases
+(`grader.judge.shown`, as every other view of a verdict). Public cases may show their input,
+expected answer, the learner's answer and what it printed.
 """
-import builtins
-import re
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -16,13 +15,13 @@ from pathlib import Path
 from grader.answers import notebook_cells
 from grader.display import show, shape_of
 from grader.judge.grade import Result, grade_file
+from grader.judge.shown import verdict_text
 from grader.learner.report import call_text
 from grader.runner import sandbox
 from grader.runner.workers import GRADER_HOME
 
 MAX_SHOWN = 4000
 GRADER_FAULT = "the grader could not grade this file"
-JOB_FOLDER = re.compile(r"[^\s'\"]*/job-\d+-[0-9a-f]{8}/")
 
 
 @dataclass(frozen=True)
@@ -33,35 +32,43 @@ class Graded:
     row: dict          # what Gradebook.record stores
 
 
-def hidden_verdict(r):
-    """A failing hidden case's verdict, from fixed phrases only (no learner-controlled text)."""
-    o = r.outcome
-    if r.verdict.passed:
-        return "passed"
-    if o.status == "error":
-        kind = o.error["type"]
-        if kind == "NotImplementedError":
-            return "not implemented yet"
-        if kind == "MissingFunction":
-            return r.verdict.message        # names a lesson function: the grader's own words
-        if kind == "UnsupportedReturn":
-            return "your function returned a value of a type the grader does not accept"
-        named = f" ({kind})" if isinstance(getattr(builtins, kind, None), type) else ""
-        return f"your function raised an exception{named}"
-    if o.status in ("timeout", "crash", "not-run"):
-        return r.verdict.message            # time limits and how a process ended: grader's words
-    if o.mutated:
-        return "your function changed its input in place; compute into a new array instead"
-    if r.case.check:
-        return "your answer does not have the property this case checks"
-    message = r.verdict.message
-    if "shape" in message:
-        return "your answer has the wrong shape"
-    if "NaN" in message:
-        return "your answer has NaN where it should not (or lacks it where it should)"
-    if message.startswith("expected ") and " got " in message and "values" not in message:
-        return "your answer is not of the expected kind (type, dtype or length)"
-    return "your answer's values differ from the expected ones"
+def job_folder_end(word, at):
+    """Where "/job-<digits>-<8 hex digits>/" starting at `at` in `word` ends, or -1."""
+    i = at + len("/job-")
+    j = i
+    while j < len(word) and word[j].isdigit() and word[j].isascii():
+        j += 1
+    hexes = word[j + 1:j + 9]
+    if j == i or word[j:j + 1] != "-" or len(hexes) != 8 or word[j + 9:j + 10] != "/" or any(
+            c not in "0123456789abcdef" for c in hexes):
+        return -1
+    return j + 10
+
+
+def without_job_folders(text):
+    """`text` with every path through a job's temporary folder cut up to and including that folder
+    ("/tmp/x/job-3-0a1b2c3d/solution.py" reads "solution.py"), in one forward scan: a path is a run
+    of characters other than blanks and quotes, cut after the last job folder it holds."""
+    if "/job-" not in text:
+        return text
+    out, start, n = [], 0, len(text)
+    while start < n:
+        end = start
+        while end < n and not (text[end].isspace() or text[end] in "'\""):
+            end += 1
+        word, cut, at = text[start:end], 0, text.find("/job-", start, end)
+        while at >= 0:
+            found = job_folder_end(word, at - start)
+            if found > 0:
+                cut = found
+            at = text.find("/job-", at + 1, end)
+        out.append(word[cut:])
+        stop = end
+        while stop < n and (text[stop].isspace() or text[stop] in "'\""):
+            stop += 1
+        out.append(text[end:stop])
+        start = stop
+    return "".join(out)
 
 
 @cache
@@ -78,7 +85,7 @@ def host_folders():
 def clip(text):
     """`text` without the job's temporary folder (so a regrade writes the same feedback) and
     without the instructor's folders, capped."""
-    text = JOB_FOLDER.sub("", text)
+    text = without_job_folders(text)
     for host, view in host_folders():
         text = text.replace(host, view)
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + f"\n... ({len(text) - MAX_SHOWN:,} more characters)"
@@ -96,8 +103,7 @@ def public_shown(r):
                 shown["got"] = clip(show(got, summarize=True)
                                     + (f"  (shape {tuple(shape)})" if shape else ""))
         error = r.outcome.error
-        if error and error.get("trace") and error["type"] not in ("NotImplementedError",
-                                                                  "MissingFunction"):
+        if error and error.get("trace") and error["type"] != "NotImplementedError":
             shown["where"] = clip(error["trace"][-1])
     if r.outcome.stdout.strip():
         shown["printed"] = clip(r.outcome.stdout.rstrip())
@@ -108,8 +114,7 @@ def case_row(r):
     public = bool(r.case.public)
     return {"name": r.case.name, "public": public, "status": r.outcome.status,
             "passed": bool(r.verdict.passed), "message": r.verdict.message or "",
-            "verdict": ("passed" if r.verdict.passed else clip(r.verdict.message)) if public
-            else hidden_verdict(r),
+            "verdict": "passed" if r.verdict.passed else clip(verdict_text(r)),
             "probe": r.case.probe or "", "shown": public_shown(r) if public else None}
 
 

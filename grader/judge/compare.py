@@ -7,10 +7,19 @@ in None (the same) or a sentence, never an exception.
 import numpy as np
 
 from grader.display import number
+from grader.judge import budget
 from grader.runner.child.wire import Tensor
 
 KINDS = {list: "a nested list", tuple: "a tuple", dict: "a dict", str: "a string",
          type(None): "None", bool: "a bool"}
+MAX_QUOTED = 200       # characters of a string (or a dict's keys) a message quotes
+
+
+def quoted(value):
+    """repr(value), cut short: an answer's strings are the learner's, of any length."""
+    text = repr(value) if not isinstance(value, str) or len(value) <= MAX_QUOTED else (
+        repr(value[:MAX_QUOTED]) + "...")
+    return text if len(text) <= 2 * MAX_QUOTED else text[:2 * MAX_QUOTED] + "..."
 
 
 def kind(value):
@@ -133,6 +142,7 @@ def compare_items(expected, got, rtol, atol, label):
     if len(expected) != len(got):
         return f"expected {len(expected)} items, got {len(got)}"
     for i, (e, g) in enumerate(zip(expected, got)):
+        budget.check()
         message = compare(e, g, rtol, atol)
         if message:
             return f"{label(i)}: {message}"
@@ -173,14 +183,14 @@ def compare(expected, got, rtol, atol):
         return compare_items(expected, got, rtol, atol, lambda i: f"in returned value {i + 1}")
     if isinstance(expected, dict):
         if expected.keys() != got.keys():
-            return f"expected the keys {sorted(expected)}, got {sorted(got)}"
+            return f"expected the keys {sorted(expected)}, got {quoted([k[:50] for k in sorted(got)[:20]])}"
         for k in expected:
             message = compare(expected[k], got[k], rtol, atol)
             if message:
                 return f"in {k!r}: {message}"
         return None
     if ek in ("a string", "None", "a bool"):
-        return None if bool(expected == got) else f"expected {expected!r}, got {got!r}"
+        return None if bool(expected == got) else f"expected {quoted(expected)}, got {quoted(got)}"
     e, g = as_array(expected), as_array(got)
     if isinstance(e, str):   # two answers under test, neither a table of numbers: item by item
         if isinstance(g, str):

@@ -4,12 +4,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import constraints, points, symptoms
+from . import budget, constraints, points, symptoms
 
 from grader.answers import read_answer
 from grader.runner import run
 from .diagnose import diagnose, distinct
-from grader.runner.outcome import Job, Outcome
+from grader.runner.outcome import Job, Outcome, grader_error, grader_kind
+from .shown import builtin_exception
 from .verdict import Verdict, error_text, judge
 from grader.runner.workers import WorkerDied
 
@@ -74,17 +75,18 @@ class Result:
                      if not r.verdict.passed and r.case.hint and about_the_lesson(r.outcome)), None)
 
 
-NOT_ABOUT_THE_LESSON = {"NotImplementedError", "MissingFunction", "ModuleNotFoundError",
-                        "ImportError", "SyntaxError", "KeyboardInterrupt", "SystemExit",
-                        "MemoryError", "RecursionError", "UnsupportedReturn"}
+NOT_ABOUT_THE_LESSON = {"NotImplementedError", "ModuleNotFoundError", "ImportError", "SyntaxError",
+                        "KeyboardInterrupt", "SystemExit", "MemoryError", "RecursionError"}
 
 
 def about_the_lesson(outcome):
     """Whether a failing outcome says something about the lesson's subject (a wrong answer, or an
-    exception such as a shape error), rather than about the file or the run."""
+    exception such as a shape error), rather than about the file or the run (a missing function,
+    a value the grader does not accept)."""
     if outcome.status == "ok":
         return True
-    return outcome.status == "error" and outcome.error["type"] not in NOT_ABOUT_THE_LESSON
+    return (outcome.status == "error" and not grader_kind(outcome.error)
+            and outcome.error["type"] not in NOT_ABOUT_THE_LESSON)
 
 
 def shown_name(path):
@@ -125,7 +127,10 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
     public = [i for i, c in enumerate(cases) if c.public]
     hidden = [i for i, c in enumerate(cases) if not c.public]
     if not public or not hidden:
-        return run_cases(pool, source, cases, limits, name, progress)
+        job = run_cases(pool, source, cases, limits, name, progress)
+        if hidden:          # the child held hidden inputs while it imported the file
+            job.import_error, job.import_printed = told_plainly(job.import_error), None
+        return job
 
     def told(indices):      # progress in the lesson's own case numbers
         return progress and (lambda k, outcome: progress(indices[k], outcome))
@@ -155,6 +160,27 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
     return job
 
 
+def told_plainly(error):
+    """An import error from a child that held hidden inputs, in the grader's words alone."""
+    if error is None:
+        return None
+    kind = grader_kind(error)
+    if kind == "ImportTimeout":
+        return {**error, "trace": []}
+    if kind:
+        return grader_error("ImportCrash", "the process died while importing it")
+    return {"type": error["type"] if builtin_exception(error["type"]) else "an exception",
+            "message": "", "line": None, "trace": []}
+
+
+def over_budget(result, over):
+    """A job whose judging ran past its budget: a verdict of its own, with nothing judged."""
+    result.cases, result.diagnosis, result.error_line = [], [], None
+    result.error = (f"the grader stopped judging this file: {over} (answers of the size the "
+                    "lesson asks for take milliseconds); return what the lesson describes")
+    return result
+
+
 def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
     """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
     is inside the Result. `progress(index, outcome)` is told as each case ends; `name` is how
@@ -180,21 +206,38 @@ def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
             expected = reference.submit(lambda: lesson.expected)   # while the child imports
             job = run_learner(pool, source, lesson.cases, limits, name or shown_name(path), progress)
             expected = expected.result()
+    return judge_job(result, job, expected, source)
+
+
+def judge_job(result, job, expected, source):
+    """Fill `result` from the learner's `job` against the reference's `expected` outcomes: what
+    stopped the file, each case's verdict, then the known mistakes and symptoms that explain the
+    failures; all within the judging budget."""
+    lesson = result.lesson
     result.printed = job.import_printed
     if job.import_error:
         error = {**job.import_error, "line": None}     # the line is told apart, once
         result.error = "your file could not be imported: " + error_text(error)
         result.error_line = job.import_error.get("line")
-        if job.import_error["type"] == "ImportTimeout" and job.import_error["trace"]:
+        if grader_kind(job.import_error) == "ImportTimeout" and job.import_error["trace"]:
             result.error += f"; your code was at {job.import_error['trace'][-1]}"
     elif job.channel_error:
         result.error = job.channel_error
-    result.cases = [CaseResult(c, judge(c, o, e, spec), o, e, i)
-                    for i, (c, o, e) in enumerate(zip(lesson.cases, job.outcomes, expected))]
-    failing = {i for i, r in enumerate(result.cases) if not r.verdict.passed}
-    if not result.error:
-        known = distinct(diagnose(lesson, job.outcomes, failing))
-        explained = set().union(*(d.cases for d in known))
-        result.diagnosis = known + symptoms.explain(lesson, result.cases, failing, explained,
-                                                            source)
+    try:
+        with budget.judging():
+            result.cases = [judged(c, o, e, lesson.spec, i) for i, (c, o, e)
+                            in enumerate(zip(lesson.cases, job.outcomes, expected))]
+            failing = {i for i, r in enumerate(result.cases) if not r.verdict.passed}
+            if not result.error:
+                known = distinct(diagnose(lesson, job.outcomes, failing))
+                explained = set().union(*(d.cases for d in known))
+                result.diagnosis = known + symptoms.explain(lesson, result.cases, failing,
+                                                            explained, source)
+    except budget.OverBudget as over:
+        return over_budget(result, over)
     return result
+
+
+def judged(case, outcome, expected, spec, index):
+    budget.check()
+    return CaseResult(case, judge(case, outcome, expected, spec), outcome, expected, index)

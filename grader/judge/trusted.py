@@ -11,7 +11,8 @@ import types
 import warnings
 
 from grader.runner.child import runner, wire
-from grader.runner.outcome import Outcome
+from . import budget
+from grader.runner.outcome import Outcome, grader_error
 
 
 @contextlib.contextmanager
@@ -31,7 +32,9 @@ def one_torch_thread():
 
 
 def run(namespace, cases):
-    with one_torch_thread():
+    """The outcomes of trusted code on `cases`; its time is the grader's own, never a learner's
+    judging budget."""
+    with budget.excluded(), one_torch_thread():
         return run_cases(namespace, cases)
 
 
@@ -57,8 +60,7 @@ def run_cases(namespace, cases):
         try:
             outputs = wire.decode(wire.encode(outputs))
         except wire.WireError as exc:
-            outcomes.append(Outcome("error", error={"type": "UnsupportedReturn", "message": str(exc),
-                                                     "line": None, "trace": []}))
+            outcomes.append(Outcome("error", error=grader_error("UnsupportedReturn", str(exc))))
             continue
         outcomes.append(Outcome("ok", outputs=outputs, mutated=mutated))
     return outcomes

@@ -1,8 +1,9 @@
 """Judge one case: the outcome of the code under test against the reference's outcome."""
-import re
 from dataclasses import dataclass
 
+from grader.runner.outcome import grader_kind, last_words
 from .compare import compare, kind_problem
+from .scan import wording
 
 
 @dataclass(frozen=True)
@@ -14,9 +15,9 @@ class Verdict:
 def error_text(error):
     if error["type"] == "NotImplementedError":
         return "not implemented yet"
-    if error["type"] == "MissingFunction":
+    if grader_kind(error) == "MissingFunction":
         return f"your file has {error['message']}"
-    if error["type"] == "UnsupportedReturn":
+    if grader_kind(error) == "UnsupportedReturn":
         return f"unsupported return type: {error['message']}"
     line = f" (line {error['line']})" if error.get("line") else ""
     message = f": {error['message']}" if error["message"] else ""
@@ -36,7 +37,8 @@ def judge(case, got, expected, spec):
         return Verdict(False, error_text(got.error))
     if got.status != "ok":
         return Verdict(False, {"timeout": "timed out: ", "crash": "crashed: ",
-                               "not-run": "not run: "}[got.status] + got.detail)
+                               "not-run": "not run: "}[got.status] + got.detail
+                       + last_words(got.said))
     if got.mutated:
         return Verdict(False, f"your function changed its input ({', '.join(got.mutated)}) in "
                               "place; compute into a new array instead")
@@ -62,10 +64,6 @@ def judge(case, got, expected, spec):
     return Verdict(True)
 
 
-NUMBERS = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
-SHAPES = re.compile(r"[(\[]\s*#(?:\s*,\s*#)*\s*,?\s*[)\]]|#(?:x#)+")
-
-
 def raised_by_own_statement(error):
     """Whether the code's own `raise` or `assert` raised the error (its last traced line), so that
     its wording is the writer's choice, not the library's."""
@@ -78,9 +76,8 @@ def error_signature(error):
     indices differ with the inputs; the operation that failed does not). An error the code raised
     itself is known by its type alone: two people word the same refusal differently."""
     if raised_by_own_statement(error):
-        return error["type"], "raised by the code itself"
-    text = NUMBERS.sub("#", error.get("message") or "")
-    return error["type"], " ".join(SHAPES.sub("#", text).split())
+        return error["type"], grader_kind(error), "raised by the code itself"
+    return error["type"], grader_kind(error), wording(error.get("message") or "")
 
 
 def same_behaviour(a, b, spec):

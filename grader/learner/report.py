@@ -1,8 +1,13 @@
-"""Show a graded lesson: on the terminal for a learner, or as one JSON object for tools."""
+"""Show a graded lesson: on the terminal for a learner, or as one JSON object for tools.
+
+A hidden case shows its name, what it probes and its verdict in the grader's own words
+(`grader.judge.shown`); where the code was and what it printed are shown for public cases only.
+"""
 from rich.markup import escape
 
 from grader.display import plural, show, shape_of
 from grader.judge.grade import shown_name
+from grader.judge.shown import verdict_text
 from grader.runner.child.runner import MAX_CAPTURE
 
 from .commands import grader, make
@@ -19,7 +24,7 @@ def as_json(result):
         "passed": result.passed,
         "score": round(result.score, 6),
         "cases": [{"name": r.case.name, "public": r.case.public, "passed": r.verdict.passed,
-                   "message": r.verdict.message} for r in result.cases],
+                   "message": verdict_text(r)} for r in result.cases],
         "diagnosis": [{"mistake": d.mistake, "message": d.message} for d in result.diagnosis],
         "constraints": [{"rule": v.rule, "line": v.line, "message": v.message}
                         for v in result.violations],
@@ -72,12 +77,13 @@ def public_lines(r):
     return lines
 
 
-def where_line(outcome):
-    """Where the learner's code was: the innermost line of its own traceback (or of its stack at
-    a time-out)."""
+def where_line(r):
+    """Where the learner's code was, on a public case: the innermost line of its own traceback (or
+    of its stack at a time-out)."""
+    outcome = r.outcome
     error = outcome.error or {}
     trace = outcome.where if outcome.status == "timeout" else error.get("trace")
-    if not trace or error.get("type") in ("NotImplementedError", "MissingFunction"):
+    if not r.case.public or not trace or error.get("type") == "NotImplementedError":
         return []
     verb = "your code was at" if outcome.status == "timeout" else "where"
     return [f"      [dim]{verb}: {escape(trace[-1])}[/dim]"]
@@ -99,38 +105,40 @@ def case_lines(cases):
     groups = {}
     for r in cases:
         if not r.verdict.passed and not (r.case.public and r.outcome.status == "ok"):
-            groups.setdefault((r.outcome.status, r.verdict.message), []).append(r)
+            groups.setdefault((r.outcome.status, verdict_text(r)), []).append(r)
     for r in cases:
         if r.verdict.passed:
             continue
+        said = verdict_text(r)
         if r.case.public and r.outcome.status == "ok":
-            out.append(f"  [red]✗ {escape(r.case.name)}[/red]: {escape(r.verdict.message)}")
-            out += public_lines(r) + where_line(r.outcome)
+            out.append(f"  [red]✗ {escape(r.case.name)}[/red]: {escape(said)}")
+            out += public_lines(r) + where_line(r)
             continue
-        group = groups.pop((r.outcome.status, r.verdict.message), None)
+        group = groups.pop((r.outcome.status, said), None)
         if group is None:
             continue
         if r.outcome.status == "not-run":
             out.append(f"  [dim]· {plural(len(group), 'case')} not run ({escape(r.outcome.detail)})"
                        "[/dim]")
         elif len(group) == 1:
-            out.append(f"  [red]✗ {escape(r.case.name)}[/red]: {escape(r.verdict.message)}")
+            out.append(f"  [red]✗ {escape(r.case.name)}[/red]: {escape(said)}")
             if r.case.probe:
                 out.append(f"      [dim]probes: {escape(r.case.probe)}[/dim]")
         elif r.outcome.status == "timeout":
             out.append(f"  [red]✗ {len(group)} cases timed out[/red]: {escape(r.outcome.detail)}")
             out.append(f"      [dim]cases: {escape(names(group))}[/dim]")
         else:
-            out.append(f"  [red]✗ the same in {len(group)} cases[/red]: {escape(r.verdict.message)}")
+            out.append(f"  [red]✗ the same in {len(group)} cases[/red]: {escape(said)}")
             out.append(f"      [dim]cases: {escape(names(group))}[/dim]")
         if r.outcome.status != "not-run":
-            out += where_line(next((g.outcome for g in group if where_line(g.outcome)), r.outcome))
+            out += where_line(next((g for g in group if where_line(g)), r))
     return out
 
 
 def output_lines(cases):
-    """What the learner's code printed during the first case (or the first that printed), once."""
-    r = next((r for r in cases if r.outcome.stdout.strip()), None)
+    """What the learner's code printed during the first public case (or the first that printed),
+    once."""
+    r = next((r for r in cases if r.case.public and r.outcome.stdout.strip()), None)
     if r is None:
         return []
     return [f"  your code printed during {escape(r.case.name)}:",

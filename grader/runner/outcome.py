@@ -1,6 +1,28 @@
 """What running one case produced, whoever ran it (the learner's child or trusted code)."""
 from dataclasses import dataclass, field
 
+# Errors the grader reports itself, told apart from the code's exceptions by a mark of their own
+# ("grader": True), never by their type's name: a learner's exception class may be called anything.
+GRADER_KINDS = frozenset({"MissingFunction", "UnsupportedReturn", "ImportCrash", "ImportTimeout"})
+
+
+def grader_error(kind, message, trace=()):
+    """An error in the grader's own words: `kind` is one of GRADER_KINDS."""
+    return {"type": kind, "message": message, "line": None, "trace": list(trace), "grader": True}
+
+
+def grader_kind(error):
+    """The grader's own kind of `error` (one of GRADER_KINDS), or None for an exception of the code
+    under test, whatever its class is named."""
+    if isinstance(error, dict) and error.get("grader") is True and error.get("type") in GRADER_KINDS:
+        return error["type"]
+    return None
+
+
+def last_words(said):
+    """How a crash quotes what the process printed last (learner text: public cases only)."""
+    return f' (its last words: "{said}")' if said else ""
+
 
 @dataclass
 class Outcome:
@@ -9,10 +31,11 @@ class Outcome:
     error: dict = None          # type, message, line, trace: an exception in the code under test
     mutated: list = field(default_factory=list)   # inputs the code changed in place
     stdout: str = ""            # what the code printed during this case (capped)
-    detail: str = ""            # why a case timed out, crashed or did not run
+    detail: str = ""            # why a case timed out, crashed or did not run, in the grader's words
     stdout_lines: int = 0       # how many lines it printed in all, shown or not
     stdout_chars: int = 0       # how many characters it printed in all
     where: list = field(default_factory=list)   # at a time-out: the learner's stack, innermost last
+    said: str = ""              # at a crash: the last line the process printed below Python
 
 
 @dataclass

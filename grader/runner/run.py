@@ -3,6 +3,11 @@
 A child gets one request: the source, the calls of every case, the limits. It answers one frame per
 case on its own pipe. A case that runs past its time, or a child that dies, costs that case alone: a
 fresh child resumes with the next case, until the job's own time, or its quota of time-outs, runs out.
+
+Everything a child sends is untrusted, whatever its own caps say (the learner's code runs in the
+child and can lift them, or write frames of its own): every string is cut to the parent's own size on
+arrival, every number checked, and the grader's own kinds of error accepted only with the mark the
+runner gives them and only with words the parent writes itself.
 """
 import os
 import select
@@ -11,8 +16,9 @@ import time
 from dataclasses import dataclass
 
 from .child import wire
+from .child.runner import MAX_CAPTURE, MAX_MESSAGE
 from .child.worker import RUNNER_FAILED
-from .outcome import Job, Outcome
+from .outcome import Job, Outcome, grader_error, last_words
 
 WHERE_SECONDS = 2.0     # how long a timed-out child may take to say where it is
 
@@ -36,26 +42,29 @@ class Limits:
 
 TAIL = 4096          # bytes of a child's raw output kept, for its last words
 MAX_WORDS = 200
+MAX_TYPE = 200       # characters of an exception's type name
+MAX_TRACE = 8        # trace lines, innermost last
+MAX_TRACE_LINE = 300
+MAX_LINE_NUMBER = 10_000_000
+MAX_MUTATED = 64
 SIGNALS = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "it was killed",
            signal.SIGXCPU: "it used up its CPU time", signal.SIGXFSZ: "it wrote too large a file",
            signal.SIGABRT: "it aborted", signal.SIGBUS: "a bus error"}
 
 
-def death(code, last_words=""):
-    """Plain words for how a child ended, with the last line it printed outside Python (a library's
-    dying words), if any."""
-    said = f' (its last words: "{last_words}")' if last_words else ""
+def death(code):
+    """Plain words for how a child ended (what it printed last is told apart: `said`)."""
     if code < 0:
         try:
             sig = signal.Signals(-code)
             name = SIGNALS.get(sig, sig.name)
         except ValueError:          # real-time signals have numbers, not names
             name = f"signal {-code}"
-        return f"the process died: {name}{said}"
+        return f"the process died: {name}"
     if code == RUNNER_FAILED:
         return ("the process could no longer send its results; did the code close or replace "
-                f"file descriptors?{said}")
-    return f"the process exited (status {code}) before it finished{said}; did the code call exit()?"
+                "file descriptors?")
+    return f"the process exited (status {code}) before it finished; did the code call exit()?"
 
 
 def last_line(tail):
@@ -70,7 +79,7 @@ class Frames:
 
     def __init__(self, child):
         self.child = child
-        self.buffer = b""
+        self.buffer = bytearray()
         self.eof = False
         self.tail = b""          # the end of what the child printed below Python
 
@@ -78,7 +87,8 @@ class Frames:
         self.tail = (self.tail + chunk)[-TAIL:]
 
     def death(self):
-        """How the child ended, once its result channel has closed; reads what it printed last."""
+        """(How the child ended, the last line it printed below Python (a library's dying words)),
+        once its result channel has closed."""
         for _ in range(16):     # what is already there, not what a lingering process adds
             if not select.select([self.child.outfd], [], [], 0)[0]:
                 break
@@ -89,8 +99,8 @@ class Frames:
         code = self.child.stop(grace=1.0)
         if self.child.out_of_memory:
             return ("the process died: the job's processes together went over its memory limit "
-                    f"({self.child.memory_mb} MiB)")
-        return death(code, last_line(self.tail))
+                    f"({self.child.memory_mb} MiB)"), ""
+        return death(code), last_line(self.tail)
 
     def next(self, deadline):
         """The next decoded frame; None on time-out or end of stream. Raises WireError."""
@@ -121,7 +131,8 @@ class Frames:
             if self.eof:
                 raise wire.WireError("truncated frame")
             return None
-        frame, self.buffer = self.buffer[:end], self.buffer[end:]
+        frame = bytes(self.buffer[:end])
+        del self.buffer[:end]
         return wire.decode(frame)
 
 
@@ -136,33 +147,60 @@ def expect(frame, kind, index=None):
     return frame
 
 
+def cut(text, most):
+    """At most `most` characters of `text` (a string from a child)."""
+    return text if len(text) <= most else text[:most] + "..."
+
+
+def count(value, least):
+    """A count a child reports, if it is a plain int of at least `least` (else `least`)."""
+    return value if type(value) is int and least <= value <= 1 << 62 else least
+
+
 def printed(frame):
     """What the code printed: the text kept, and how many lines and characters it printed in all."""
-    text = frame["stdout"]
-    lines, chars = frame.get("stdout_lines"), frame.get("stdout_chars")
+    text = frame["stdout"][:MAX_CAPTURE]
     return {"stdout": text,
-            "stdout_lines": lines if type(lines) is int and lines >= 0 else len(text.splitlines()),
-            "stdout_chars": chars if type(chars) is int and chars >= len(text) else len(text)}
+            "stdout_lines": count(frame.get("stdout_lines"), len(text.splitlines())),
+            "stdout_chars": count(frame.get("stdout_chars"), len(frame["stdout"]))}
 
 
 def trace_lines(value):
-    return [t for t in value or [] if isinstance(t, str)][:8] if isinstance(value, list) else []
+    if not isinstance(value, list):
+        return []
+    return [cut(t, MAX_TRACE_LINE) for t in value[-MAX_TRACE:] if isinstance(t, str)]
 
 
-def case_outcome(frame, calls=0):
-    """The Outcome a frame reports; an answer must hold exactly one output per call."""
-    error = frame["error"]
-    if error is not None:
-        if not all(isinstance(error.get(k), str) for k in ("type", "message")):
-            raise wire.WireError("a malformed error")
-        error = {"type": error["type"], "message": error["message"],
-                 "line": error.get("line") if type(error.get("line")) is int else None,
-                 "trace": trace_lines(error.get("trace"))}
-        return Outcome("error", error=error, **printed(frame))
+def line_number(value):
+    return value if type(value) is int and 0 < value <= MAX_LINE_NUMBER else None
+
+
+def error_of(error, functions=()):
+    """The error a frame reports, as the parent keeps it: the code's exception (type, message,
+    line, trace, each cut to size), or one of the grader's own kinds in the parent's words."""
+    if not (isinstance(error, dict) and all(isinstance(error.get(k), str)
+                                            for k in ("type", "message"))):
+        raise wire.WireError("a malformed error")
+    if error.get("grader") is True:            # the runner's mark: only its two kinds, its words
+        if error["type"] == "MissingFunction" and error.get("function") in functions:
+            return grader_error("MissingFunction", f"no function named `{error['function']}`")
+        if error["type"] == "UnsupportedReturn":
+            return grader_error("UnsupportedReturn", cut(error["message"], MAX_MESSAGE))
+        raise wire.WireError("a malformed error")
+    return {"type": cut(error["type"], MAX_TYPE), "message": cut(error["message"], MAX_MESSAGE),
+            "line": line_number(error.get("line")), "trace": trace_lines(error.get("trace"))}
+
+
+def case_outcome(frame, calls=()):
+    """The Outcome a frame reports for a case making `calls` (the functions it calls, in order); an
+    answer must hold exactly one output per call."""
+    if frame["error"] is not None:
+        return Outcome("error", error=error_of(frame["error"], calls), **printed(frame))
     outputs, mutated = frame.get("outputs"), frame.get("mutated")
-    if not isinstance(outputs, list) or len(outputs) != calls or not isinstance(mutated, list):
+    if not isinstance(outputs, list) or len(outputs) != len(calls) or not isinstance(mutated, list):
         raise wire.WireError("a malformed case frame")
-    return Outcome("ok", outputs=outputs, mutated=[m for m in mutated if isinstance(m, str)],
+    return Outcome("ok", outputs=outputs,
+                   mutated=[cut(m, MAX_TYPE) for m in mutated[:MAX_MUTATED] if isinstance(m, str)],
                    **printed(frame))
 
 
@@ -191,7 +229,7 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
               "float_errors": case.float_errors} for case in cases]
     outcomes = [None] * len(cases)
     job = Job(outcomes)
-    counts = [len(case.calls) for case in cases]
+    functions = [[c.fn for c in case.calls] for case in cases]
     job_deadline = time.monotonic() + limits.job_seconds
     start = 0
     while start < len(cases):
@@ -199,7 +237,7 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
                                "limits": limits.for_child()})
         child = worker.start(request, limits.for_child())
         try:
-            start = attend(Frames(child), job, counts, start, limits, job_deadline, progress)
+            start = attend(Frames(child), job, functions, start, limits, job_deadline, progress)
         except wire.WireError as exc:
             job.channel_error = (f"the submission interfered with the grader's result channel "
                                  f"({exc}); its remaining cases were not run")
@@ -225,33 +263,34 @@ def not_run_reason(job, limits):
     return "the job ran out of time"
 
 
-def attend(frames, job, counts, start, limits, job_deadline, progress=None):
-    """Collect one child's frames (case i makes counts[i] calls); returns the index to resume
-    from (len(cases) when done)."""
+def attend(frames, job, functions, start, limits, job_deadline, progress=None):
+    """Collect one child's frames (case i calls functions[i], in order); returns the index to
+    resume from (len(cases) when done)."""
     now = time.monotonic()
     frame = frames.next(min(now + limits.import_seconds, job_deadline))
     if frame is None:
         if frames.eof:
-            job.import_error = {"type": "ImportCrash", "message": frames.death(),
-                                "line": None, "trace": []}
+            how, said = frames.death()
+            job.import_error = grader_error("ImportCrash", how + last_words(said))
         else:
             seen = where(frames)
-            job.import_error = {"type": "ImportTimeout", "line": None, "trace": seen["where"],
-                                "message": f"importing it took longer than {limits.import_seconds:g}"
-                                           " s (an endless loop at import time?)"}
+            job.import_error = grader_error(
+                "ImportTimeout", f"importing it took longer than {limits.import_seconds:g} s (an "
+                "endless loop at import time?)", seen["where"])
             job.import_printed = {k: v for k, v in seen.items() if k != "where"}
         return len(job.outcomes)
     frame = expect(frame, "imported")
     job.import_printed = job.import_printed or printed(frame)
     if frame["error"] is not None:
-        job.import_error = case_outcome(frame).error
+        job.import_error = error_of(frame["error"])
         return len(job.outcomes)
     for index in range(start, len(job.outcomes)):
         deadline = min(time.monotonic() + limits.case_seconds, job_deadline)
         frame = frames.next(deadline)
         if frame is None:
             if frames.eof:
-                job.outcomes[index] = Outcome("crash", detail=frames.death())
+                how, said = frames.death()
+                job.outcomes[index] = Outcome("crash", detail=how, said=said)
             else:
                 seconds = limits.case_seconds if deadline < job_deadline else limits.job_seconds
                 job.outcomes[index] = Outcome("timeout", detail=f"it took longer than {seconds:g} s",
@@ -259,7 +298,7 @@ def attend(frames, job, counts, start, limits, job_deadline, progress=None):
             if progress:
                 progress(index, job.outcomes[index])
             return index + 1
-        job.outcomes[index] = case_outcome(expect(frame, "case", index), counts[index])
+        job.outcomes[index] = case_outcome(expect(frame, "case", index), functions[index])
         if progress:
             progress(index, job.outcomes[index])
     return len(job.outcomes)

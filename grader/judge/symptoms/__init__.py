@@ -7,7 +7,8 @@ cases that share one trait of their inputs, recognisable exceptions, and (where 
 cases that run one part of the lesson alone) which part is wrong. A symptom speaks only when its
 evidence holds on every failing case it covers; it never speaks for a passing submission.
 """
-from . import traits as tr, variants
+from grader.judge import budget
+from . import relations as rel, traits as tr, variants
 from .errors import error_symptoms
 from .evidence import every, symptom
 from .layout import mutation_symptom
@@ -37,7 +38,8 @@ def explain(lesson, case_results, failing, explained, source=None):
         (kind_, words), cases = slip
         return found + [symptom(kind_, f"{every(results)} your answer is {words}.", cases)]
     found += error_symptoms(lesson, results, passing)
-    ok = [r for r in results if r.outcome.status == "ok"]
+    budget.check()
+    ok = [r for r in results if rel.answers(r)]
     value = value_symptoms(ok, tol, case_traits, source, lesson) if ok else None
     if value:
         found.append(value)

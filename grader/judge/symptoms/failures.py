@@ -3,14 +3,26 @@
 Each reader takes the error of one failing case (type, message, line) and returns (name, words)
 or None; the symptom groups the failing cases by name and speaks for each group whose cases all
 raised that kind of error.
-"""
-import re
 
-SHAPE = re.compile(r"\(([\d,\s]*)\)")
+A message is learner text (the learner's code may raise any exception with any words), so it is
+read with the linear scans of `grader.judge.scan`, and what a reader says quotes only numbers and
+shapes it parsed, written out again by the grader: never the message's own words.
+"""
+import numpy as np
+
+from grader.judge.scan import Scanner, fields, search
 
 
 def shapes_in(text):
-    return [tuple(int(n) for n in s.replace(",", " ").split()) for s in SHAPE.findall(text)]
+    """The parenthesised groups of integers in `text`, e.g. "(2,3) (4,)" as [(2, 3), (4,)]."""
+    found, at = [], text.find("(")
+    while at >= 0:
+        s = Scanner(text, at + 1)
+        shape = s.ints(")")
+        if shape is not None:
+            found.append(shape)
+        at = text.find("(", max(s.pos, at + 1))
+    return found
 
 
 def show(shape):
@@ -46,10 +58,11 @@ def broadcast_words(a, b):
 
 
 def numpy_broadcast(error):
-    m = re.search(r"could not be broadcast together with shapes (.*)", error)
-    if not m:
+    at = error.find("could not be broadcast together with shapes ")
+    if at < 0:
         return None
-    found = [s for s in shapes_in(m.group(1)) if s]
+    rest = error[at:].partition("\n")[0]
+    found = [s for s in shapes_in(rest) if s]
     if len(found) < 2:
         return None
     a, b = found[0], found[1]
@@ -58,23 +71,38 @@ def numpy_broadcast(error):
 
 
 def torch_broadcast(error):
-    m = re.search(r"The size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at "
-                  r"non-singleton dimension (\d+)", error)
+    m = fields(error, "The size of tensor a (", 0, ") must match the size of tensor b (", 0,
+               ") at non-singleton dimension ", 0)
     if not m:
         return None
-    a, b, dim = m.groups()
+    a, b, dim = m
     return "broadcast", (f"two tensors met in an elementwise step (or the batch axes of a matrix "
                          f"product) with sizes {a} and {b} at dimension {dim}: a reduction that "
                          "dropped its dimension (pass `keepdim=True`), or a size taken from the wrong "
                          "axis, or two operands with different numbers of heads or batch items.")
 
 
+def remapped(s):
+    """Two "(original)->(remapped)" shapes: the originals, or None."""
+    found = []
+    for _ in range(2):
+        s.blanks()
+        shape = s.lit("(") and s.ints(")")
+        if shape is None or shape is False or not s.lit("->("):
+            return None
+        end = s.text.find(")", s.pos, s.pos + 400)
+        if end < 0:
+            return None
+        s.pos = end + 1
+        found.append(shape)
+    return found
+
+
 def matmul_batch(error):
-    m = re.search(r"broadcast together with remapped shapes \[original->remapped\]: "
-                  r"\(([\d,]*)\)->\([^)]*\)\s*\(([\d,]*)\)->", error)
+    m = search(error, "broadcast together with remapped shapes [original->remapped]:", remapped)
     if not m:
         return None
-    a, b = (tuple(int(n) for n in s.split(",") if n) for s in m.groups())
+    a, b = m
     lead_a, lead_b = a[:-2], b[:-2]
     return "matmul-batch", (
         f"a matrix product (`@`, `matmul`) got operands of shapes {show(a)} and {show(b)}, whose "
@@ -85,45 +113,59 @@ def matmul_batch(error):
 
 
 def matmul_core(error):
-    m = re.search(r"matmul: Input operand \d+ has a mismatch in its core dimension \d+.*"
-                  r"\(size (\d+) is different from (\d+)\)", error)
+    head = fields(error, "matmul: Input operand ", 0, " has a mismatch in its core dimension ", 0)
+    m = head and sizes_differ(error[error.find("matmul: Input operand "):])
     if m:
-        a, b = m.groups()
+        a, b = m
         return "matmul", (f"a matrix product met inner sizes {b} and {a} that differ (the last axis "
                           "of the left operand must equal the second-to-last of the right one): check "
                           "the order of the operands, which one needs a transpose, and that every "
                           "size comes from the right axis (this workbook computes `x @ W`, with W of "
                           "shape (in, out)).")
-    m = re.search(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)", error)
+    m = fields(error, "mat1 and mat2 shapes cannot be multiplied (", 0, "x", 0, " and ", 0, "x", 0,
+               ")")
     if m:
-        r1, c1, r2, c2 = map(int, m.groups())
+        r1, c1, r2, c2 = m
         hint = (" The right operand fits once transposed: it is stored the other way round "
                 "(PyTorch's `nn.Linear` keeps (out, in); this workbook's W is (in, out))."
                 if c1 == c2 else "")
         return "matmul", (f"a matrix product met shapes ({r1}x{c1}) and ({r2}x{c2}), whose inner "
                           f"sizes {c1} and {r2} differ.{hint}")
-    if re.search(r"shapes? cannot be multiplied|size mismatch", error):
+    if "shape cannot be multiplied" in error or "shapes cannot be multiplied" in error \
+            or "size mismatch" in error:
         return "matmul", ("a matrix product met inner sizes that differ: check the order of the "
                           "operands and which ones need a transpose (this workbook computes "
                           "`x @ W`, with W of shape (in, out)).")
     return None
 
 
+def sizes_differ(text):
+    """(a, b) of the last "(size a is different from b)" in `text` (numpy names the operand's
+    core dimension first), or None."""
+    at = text.rfind("(size ")
+    while at >= 0:
+        m = fields(text[at:at + 80], "(size ", 0, " is different from ", 0, ")")
+        if m:
+            return m
+        at = text.rfind("(size ", 0, at)
+    return None
+
+
 def concatenate(error):
-    m = re.search(r"must match exactly, but along dimension (\d+), the array at index (\d+) has size "
-                  r"(\d+) and the array at index (\d+) has size (\d+)", error)
+    m = fields(error, "must match exactly, but along dimension ", 0, ", the array at index ", 0,
+               " has size ", 0, " and the array at index ", 0, " has size ", 0)
     if m:
-        dim, _, a, _, b = m.groups()
+        dim, _, a, _, b = m
         return "concatenate", (
             f"np.concatenate was asked to join arrays that differ along axis {dim} (sizes {a} and "
             f"{b}) while joining them along another axis: arrays may differ only along the axis "
             f"they are joined on. Either the join belongs on axis {dim} (counting from the end, "
             "e.g. `axis=-2`, keeps it right with or without batch axes), or one of the pieces has "
             "the wrong shape: print the shapes you join.")
-    m = re.search(r"Sizes of tensors must match except in dimension (\d+)\. Expected size (\d+) but "
-                  r"got size (\d+)", error)
+    m = fields(error, "Sizes of tensors must match except in dimension ", 0, ". Expected size ", 0,
+               " but got size ", 0)
     if m:
-        dim, a, b = m.groups()
+        dim, a, b = m
         return "concatenate", (
             f"torch.cat was asked to join tensors along dimension {dim}, but they differ along "
             f"another dimension (sizes {a} and {b}): tensors may differ only along the dimension "
@@ -133,25 +175,40 @@ def concatenate(error):
     return None
 
 
+def numpy_reshape(s):
+    size = s.int()
+    shape = size is not None and s.lit(" into shape (") and s.ints(")", signed=True)
+    return None if shape is None or shape is False else (
+        f"cannot reshape array of size {size} into shape {show(shape)}")
+
+
+def torch_reshape(s):
+    shape = s.ints("]", signed=True)
+    size = shape is not None and s.lit("' is invalid for input of size ") and s.int()
+    return None if size is None or size is False else (
+        f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {size}")
+
+
 def reshape(error):
-    m = (re.search(r"cannot reshape array of size (\d+) into shape (\([^)]*\))", error)
-         or re.search(r"shape '(\[[^\]]*\])' is invalid for input of size (\d+)", error))
-    if not m:
+    said = (search(error, "cannot reshape array of size ", numpy_reshape)
+            or search(error, "shape '[", torch_reshape))
+    if not said:
         return None
     return "reshape", ("a reshape asked for sizes whose product is not the array's size "
-                       f"({m.group(0)}): check the sizes you pass (the number of heads against the "
+                       f"({said}): check the sizes you pass (the number of heads against the "
                        "head size, and which axes they come from) and use -1 for at most one size.")
 
 
 def dtype_mix(error):
-    if re.search(r"expected scalar type (Double|Float) but found (Float|Double)|must have the same "
-                 r"dtype|expected m1 and m2 to have the same dtype|same dtype", error):
+    if "same dtype" in error or any(f"expected scalar type {a} but found {b}" in error
+                                    for a in ("Double", "Float") for b in ("Float", "Double")):
         return "dtype-mix", ("a float32 tensor met a float64 one. `torch.tensor` of Python floats and "
                              "`torch.ones`/`torch.zeros`/`torch.randn` without a dtype make float32 "
                              "tensors; create every tensor with `dtype=torch.float64` (or "
                              "`dtype=x.dtype`).")
-    if re.search(r"scalar type Long|found dtype Long|can't be cast to the desired output type Long|"
-                 r"not implemented for 'Long'", error):
+    if any(words in error for words in ("scalar type Long", "found dtype Long",
+                                        "can't be cast to the desired output type Long",
+                                        "not implemented for 'Long'")):
         return "dtype-mix", ("an integer (long) tensor met floating-point values, or a function that "
                              "needs floats was given integers: `torch.tensor` of Python ints and "
                              "`torch.arange` of ints make long tensors; convert with `.double()` or "
@@ -160,20 +217,26 @@ def dtype_mix(error):
 
 
 def axis(error):
-    m = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)|Dimension out of "
-                  r"range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got (-?\d+)\)", error)
+    m = fields(error, "axis ", -1, " is out of bounds for array of dimension ", 0)
+    said = m and f"axis {m[0]} is out of bounds for array of dimension {m[1]}"
+    if not m:
+        m = fields(error, "Dimension out of range (expected to be in range of [", -1, ", ", -1,
+                   "], but got ", -1, ")")
+        said = m and (f"Dimension out of range (expected to be in range of [{m[0]}, {m[1]}], "
+                      f"but got {m[2]})")
     if not m:
         return None
     return "axis", ("an axis was named that the input does not have "
-                    f"({m.group(0)}): count axes from the end (`axis=-1`, `-2`), so the code works "
+                    f"({said}): count axes from the end (`axis=-1`, `-2`), so the code works "
                     "with and without leading batch axes.")
 
 
 def index(error):
-    m = re.search(r"index (-?\d+) is out of bounds for (?:axis|dimension) (\d+) with size (\d+)", error)
+    m = (fields(error, "index ", -1, " is out of bounds for axis ", 0, " with size ", 0)
+         or fields(error, "index ", -1, " is out of bounds for dimension ", 0, " with size ", 0))
     if not m:
         return None
-    i, ax, size = m.groups()
+    i, ax, size = m
     return "index", (f"an index ran past the end of an axis (index {i} on axis {ax}, which has size "
                      f"{size}): the array is indexed along another axis than the one the index "
                      "counts, or the index counts something else (a flat index from `argmax` "
@@ -182,28 +245,44 @@ def index(error):
 
 
 def zero_dim(error):
-    if re.search(r"array is 0-dimensional, but \d+ were indexed|invalid index of a 0-dim tensor|"
-                 r"iteration over a 0-d array|len\(\) of unsized object", error):
+    if fields(error, "array is 0-dimensional, but ", 0, " were indexed") or any(
+            words in error for words in ("invalid index of a 0-dim tensor",
+                                         "iteration over a 0-d array", "len() of unsized object")):
         return "zero-dim", ("a value with no axes (a single number, or `None` turned into an array) "
                             "was indexed or iterated as if it were an array: check optional "
                             "arguments left at their default (`None`) and values that a reduction "
                             "turned into a single number.")
-    if re.search(r"'NoneType' object|NoneType", error):
+    if "NoneType" in error:
         return "none", ("a value was `None` where an array was needed: an optional argument left at "
                         "its default `None` and used as if given, or a helper function that "
                         "forgot to `return` its result.")
     return None
 
 
+NUMPY_STEPS = ("reduce", "accumulate", "scalar", "cast")   # besides numpy's own functions
+
+
+def numpy_step(s):
+    """The name after "encountered in" when it is one numpy uses (a function of its own, or a step
+    such as reduce); the learner may write anything there, so nothing else is quoted."""
+    name = s.word() or ""
+    return name if name in NUMPY_STEPS or callable(vars(np).get(name)) else "one step"
+
+
 def float_error(error):
-    m = re.search(r"(overflow|invalid value|divide by zero) encountered in (\w+)", error)
+    m = None
+    for what in ("overflow", "invalid value", "divide by zero"):
+        where = search(error, f"{what} encountered in ", numpy_step)
+        if where:
+            m = what, where
+            break
     if not m:
         return None
-    what, where = m.groups()
+    what, where = m
     why = {"overflow": f"{where} of a large number overflows (exp(710) is already inf)",
            "invalid value": f"a step made NaN (inf - inf, 0 * inf, 0 / 0) in {where}",
            "divide by zero": f"a division by zero (or a log of 0) happened in {where}"}[what]
-    return "float-error", (f"numpy reported '{m.group(0)}' on cases that raise floating-point "
+    return "float-error", (f"numpy reported '{what} encountered in {where}' on cases that raise floating-point "
                            f"warnings as errors: {why}. Compute that step so no intermediate "
                            "overflows or divides by zero (subtract the maximum before an exp, pick "
                            "the branch of a formula by sign, keep logs of small numbers as logs).")

@@ -74,9 +74,10 @@ def returns_input_symptom(lesson, results, tol):
     table = tr.defaults(lesson.reference_source)
     named, telling = set(), 0
     for r in results:
-        if r.outcome.status != "ok" or len(r.outcome.outputs) != 1:
+        both = rel.answers(r)
+        if both is None or len(both[1]) != 1:
             return None
-        call, out = lesson.cases[r.index].calls[0], r.outcome.outputs[0]
+        call, out = lesson.cases[r.index].calls[0], both[1][0]
         got = rel.as_array(out)
         if isinstance(got, str) or got.dtype.kind not in "iuf" or got.ndim == 0:
             return None

@@ -5,12 +5,17 @@ tolerance, and says whether the learner's array is the expected one seen through
 (a transpose, a reshape, a constant factor, a factor per row or per column, a clip, ...). A symptom
 built on a relation speaks only when the relation holds on every differing array of every case
 it covers.
+
+Every reading of a case's values goes through `answers`: only a case where both the reference and
+the learner answered has values to relate; any other pairing (an exception where a value was
+expected or the other way round, a time-out, a crash, a case not run) has none.
 """
 import itertools
 import math
 
 import numpy as np
 
+from grader.judge import budget
 from grader.judge.compare import as_array
 
 FLOAT32_BAND = (1e-9, 2e-5, 1e-6)  # relative to the values' size: least, most, most unless
@@ -35,13 +40,25 @@ def leaves(value, path=()):
             yield path, arr
 
 
+def answers(result):
+    """(expected outputs, got outputs) of a case where both sides answered, one output per call;
+    None for every other pairing of outcomes."""
+    e, g = result.expected, result.outcome
+    if (e.status != "ok" or g.status != "ok" or not isinstance(e.outputs, list)
+            or not isinstance(g.outputs, list) or len(e.outputs) != len(g.outputs)):
+        return None
+    return e.outputs, g.outputs
+
+
 def pairs_of(result):
     """Every (expected, got, got's own dtype) numeric leaf pair of a case that ran, or None when
     the two outputs are not numbers of the same structure."""
-    if result.outcome.status != "ok" or len(result.expected.outputs) != len(result.outcome.outputs):
+    both = answers(result)
+    if both is None:
         return None
     found = []
-    for e, g in zip(result.expected.outputs, result.outcome.outputs):
+    for e, g in zip(*both):
+        budget.check()
         el, gl = list(leaves(e)), list(leaves(g))
         if [p for p, _ in el] != [p for p, _ in gl]:
             return None
@@ -55,10 +72,12 @@ def pairs_of(result):
 
 def leaf_pairs(result):
     """{(call, path): (expected, got)} for the numeric leaves of a case that ran, or None."""
-    if result.outcome.status != "ok" or len(result.expected.outputs) != len(result.outcome.outputs):
+    both = answers(result)
+    if both is None:
         return None
     found = {}
-    for n, (e, g) in enumerate(zip(result.expected.outputs, result.outcome.outputs)):
+    for n, (e, g) in enumerate(zip(*both)):
+        budget.check()
         el, gl = list(leaves(e)), list(leaves(g))
         if [p for p, _ in el] != [p for p, _ in gl]:
             return None
@@ -88,6 +107,7 @@ def holds(relation, results, tol):
         if not pairs:
             return False
         for e, g, _ in pairs:
+            budget.check()
             with np.errstate(all="ignore"):
                 if not relation(e, g):
                     return False
@@ -102,6 +122,7 @@ def findings(find, results, tol):
         if not pairs:
             return None
         for e, g, _ in pairs:
+            budget.check()
             with np.errstate(all="ignore"):
                 f = find(e, g)
             if f is None:
@@ -141,7 +162,8 @@ def small_error(e, g, most=1e-3):
 def permuted(e, g):
     if e.ndim < 2 or e.ndim > 5:
         return False
-    return any(g.shape == tuple(e.shape[i] for i in p) and np.allclose(g, e.transpose(p), **EXACT)
+    return any(budget.check() or g.shape == tuple(e.shape[i] for i in p)
+               and np.allclose(g, e.transpose(p), **EXACT)
                for p in itertools.permutations(range(e.ndim)) if p != tuple(range(e.ndim)))
 
 

@@ -1,11 +1,16 @@
 """Symptoms read from the learner's values beside the expected ones: the kind of value returned,
 float32 precision, a constant factor, offset, log or exp, clipped or zeroed entries, a small
-constant (eps) handled differently."""
-import re
+constant (eps) handled differently.
 
+A number read off the learner's values (a factor, an offset, where values stop) is the learner's
+to choose, and on a hidden case could spell out its inputs: a symptom writes it out only as read on
+the public cases it covers (or as a named constant such as 2 or 1/sqrt(8)), never from a hidden one.
+"""
 import numpy as np
 
+from grader.judge import budget
 from grader.judge.compare import kind, type_advice
+from grader.judge.scan import ends_word
 from . import relations as rel, traits as tr
 from .evidence import every, symptom
 from .layout import batch_symptom, layout_symptom, part_layout_symptom, returns_input_symptom
@@ -30,7 +35,8 @@ def type_symptom(results):
     """The same kind of value returned where another is expected, on every failing case."""
     kinds = set()
     for r in results:
-        found = {p for e, g in zip(r.expected.outputs, r.outcome.outputs) for p in kind_pairs(e, g)}
+        both = rel.answers(r)
+        found = both and {p for e, g in zip(*both) for p in kind_pairs(e, g)}
         if not found:
             return None
         kinds |= found
@@ -49,8 +55,9 @@ def type_symptom(results):
 # ---- the values ----
 
 def uses_float32(source):
-    return bool(source) and bool(re.search(
-        r"float32|\.float\(\)|torch\.float\b|\.half\(\)|float16|bfloat16|single\b", source))
+    """Whether the learner's source names a single- or half-precision type anywhere."""
+    return bool(source) and (any(w in source for w in ("float32", ".float()", ".half()", "float16"))
+                             or any(ends_word(source, w) for w in ("torch.float", "single")))
 
 
 def precision_symptom(results, tol, source):
@@ -96,27 +103,42 @@ def precision_symptom(results, tol, source):
     return None
 
 
+def public_findings(find, results, tol):
+    """find(e, g) on the public cases among `results` (a relation that holds on all of them):
+    the numbers a symptom may write out."""
+    shown = [r for r in results if r.case.public]
+    return (rel.findings(find, shown, tol) or []) if shown else []
+
+
+def listed(numbers):
+    return f" ({', '.join(dict.fromkeys(f'{c:.6g}' for c in numbers[:12]))})" if numbers else ""
+
+
 def scale_symptom(results, tol):
     cases = [r.index for r in results]
     constants = rel.findings(rel.factor, results, tol)
     if constants:
         names = {rel.name_of(c) for c in constants}
+        one = np.ptp(constants) <= 1e-9 * abs(constants[0])
+        shown = public_findings(rel.factor, results, tol)
         what = names.pop() if len(names) == 1 and None not in names else (
-            f"{constants[0]:.6g}" if np.ptp(constants) <= 1e-9 * abs(constants[0]) else None)
+            (f"{shown[0]:.6g}" if shown else "one constant") if one else None)
         return symptom("factor", (
             f"{every(results)} your output is the expected output times {what}: a scale is "
             "applied where it should not be, or missing where it should be (a 1/sqrt(d), a 2, a sign)."
             if what else
             f"{every(results)} your output is the expected output times a constant that changes "
-            f"with the input ({', '.join(dict.fromkeys(f'{c:.6g}' for c in constants[:12]))}): a whole-array "
+            f"with the input{listed(shown)}: a whole-array "
             "scale differs, such as a statistic taken over all axes instead of one, a sum where "
             "a mean belongs, a division by the wrong count, or a size taken from the wrong axis."),
             cases)
     constants = rel.findings(rel.offset, results, tol)
     if constants and np.ptp(constants) <= 1e-9 * max(abs(constants[0]), 1e-12):
+        shown = public_findings(rel.offset, results, tol)
         return symptom("offset", (
-            f"{every(results)} your output is the expected output plus {constants[0]:.6g} "
-            "everywhere: a constant is added (or left out) in one step."), cases)
+            f"{every(results)} your output is the expected output plus "
+            f"{f'{shown[0]:.6g}' if shown else 'one constant'} everywhere: a constant is added (or "
+            "left out) in one step."), cases)
     if "varies" in (rel.findings(rel.factor_kind(0), results, tol) or []):
         sums = all(np.allclose(g.reshape(-1, g.shape[-1]).sum(axis=0), 1) and g.ndim >= 2
                    for r in results for e, g, _ in rel.differing(r, tol))
@@ -153,14 +175,16 @@ def entries_symptom(results, tol, case_traits):
     cases = [r.index for r in results]
     clips = [c for c in rel.findings(rel.clipped(tol), results, tol) or [] if c != "neutral"]
     if clips:
-        lows = {c[0] for c in clips if c[0] is not None}
-        highs = {c[1] for c in clips if c[1] is not None}
+        shown = [c for c in public_findings(rel.clipped(tol), results, tol) if c != "neutral"]
+        lows = {c[0] for c in shown if c[0] is not None}
+        highs = {c[1] for c in shown if c[1] is not None}
         at = " and ".join(f"{w} {v:.6g}" for w, v in (
             ("below at", min(lows) if lows else None), ("above at", max(highs) if highs else None))
             if v is not None)
         return symptom("clipped", (
             f"{every(results)} your output is right wherever the expected value lies inside a range, "
-            f"and stops at its own extreme values ({at}) where the expected goes further: your "
+            f"and stops at its own extreme values{f' ({at})' if at else ''} where the expected goes "
+            "further: your "
             "code clips or caps a value (an input clipped to a fixed range, a floor or ceiling) "
             "that the lesson lets run free."), cases)
     if rel.holds(rel.wrong_only_where_zero(tol), results, tol):
@@ -199,6 +223,7 @@ def value_symptoms(results, tol, case_traits, source=None, lesson=None):
                  lambda: entries_symptom(results, tol, case_traits),
                  lambda: batch_symptom(results, tol),
                  lambda: part_layout_symptom(results, tol)):
+        budget.check()
         found = find()
         if found:
             return found

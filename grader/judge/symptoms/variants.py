@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from grader.judge import trusted
+from grader.judge import budget, trusted
 from .traits import defaults
 from grader.judge.verdict import judge, same_behaviour
 
@@ -124,6 +124,7 @@ def variant_symptom(lesson, results, passing, outcomes_of):
     first = lesson.cases[results[0].index]
     table = defaults(lesson.reference_source)
     for variant in candidates(first.calls[0]):
+        budget.check()
         checked = []
         for r in results:
             theirs = slipped(lesson, variant, r.index)

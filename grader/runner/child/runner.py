@@ -108,7 +108,7 @@ def run_call(module, path, fn, args, kwargs, float_errors):
     func = getattr(module, fn, None)
     if not callable(func):
         return None, {"type": "MissingFunction", "message": f"no function named `{fn}`",
-                      "line": None, "trace": []}, []
+                      "line": None, "trace": [], "grader": True, "function": fn}, []
     before = [snapshot(a) for a in args], {k: snapshot(v) for k, v in kwargs.items()}
     try:
         if float_errors:
@@ -145,7 +145,8 @@ def send(out, message):
         frame = wire.encode(message)
     except BaseException as exc:   # whatever reading the value raised, it is the value's fault
         message = {**message, "outputs": None, "error": {
-            "type": "UnsupportedReturn", "message": refusal(exc), "line": None, "trace": []}}
+            "type": "UnsupportedReturn", "message": refusal(exc), "line": None, "trace": [],
+            "grader": True}}
         frame = wire.encode(message)
     Job.sending = True
     try:

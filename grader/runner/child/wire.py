@@ -2,8 +2,10 @@
 
 A message is a JSON header plus raw byte blobs. Values are JSON-like (None, bool, int, float, str,
 list, tuple, str-keyed dict); numeric arrays travel as dtype + shape + bytes, and torch tensors as
-arrays marked as tensors. Anything else (subclasses included) is refused. Sizes, depth and element
-counts are capped on both sides, and nothing is ever unpickled.
+arrays marked as tensors. Anything else (subclasses included) is refused. Sizes, depth, element
+counts, string lengths, integers and array shapes are capped on both sides (the decoder trusts
+nothing the encoder promised: the other side may not be this encoder), and nothing is ever
+unpickled. Decoding is total: whatever the bytes, it returns a value or raises WireError.
 
 Framing: b"TWB1", u32 header length, u64 blob length, header (UTF-8 JSON), blob bytes.
 """
@@ -30,6 +32,17 @@ SCALAR_TYPES = frozenset(np.dtype(d).type for d in DTYPES)
 
 class WireError(ValueError):
     """A value that cannot travel, or a message that breaks the format."""
+
+
+def shape_size(shape):
+    """How many elements an array of `shape` could hold were none of its axes empty: an empty
+    array with an axis of 10**30 is no more a value than a full one."""
+    size = 1
+    for n in shape:
+        size *= max(n, 1)
+        if size > MAX_ITEMS:
+            return size
+    return size
 
 
 class Tensor:
@@ -60,6 +73,8 @@ class _Encoder:
         if dtype not in DTYPES:
             raise WireError(f"arrays of dtype {dtype} are not supported")
         self.count(arr.size)
+        if shape_size(arr.shape) > MAX_ITEMS:
+            raise WireError(f"the value has a shape of more than {MAX_ITEMS:,} elements")
         data = np.ascontiguousarray(arr).tobytes()
         self.size += len(data)
         if self.size > MAX_BLOB:
@@ -88,6 +103,8 @@ class _Encoder:
         if t is dict:
             if not all(type(k) is str for k in v):
                 raise WireError("dict keys must be strings")
+            if any(len(k) > MAX_STR for k in v):
+                raise WireError("a string is too long")
             return {"$dict": {k: self.value(x, depth + 1) for k, x in v.items()}}
         if t is np.ndarray:
             return self.array(v, "$array")
@@ -157,7 +174,8 @@ class _Decoder:
         dtype, shape, index = spec
         if dtype not in DTYPES or not isinstance(shape, list) or type(index) is not int:
             raise WireError("malformed array")
-        if not all(type(n) is int and 0 <= n for n in shape) or len(shape) > MAX_DEPTH:
+        if (len(shape) > MAX_DEPTH or not all(type(n) is int and 0 <= n for n in shape)
+                or shape_size(shape) > MAX_ITEMS):
             raise WireError("malformed array shape")
         if not 0 <= index < len(self.offsets):
             raise WireError("array refers to a missing blob")
@@ -177,8 +195,14 @@ class _Decoder:
         self.items += 1
         if self.items > MAX_ITEMS:
             raise WireError("message has too many elements")
-        if v is None or type(v) in (bool, int, float, str):
+        if v is None or type(v) in (bool, float):
             return v
+        if type(v) is int:
+            if not -2**63 <= v < 2**64:
+                raise WireError("an integer is too large")
+            return v
+        if type(v) is str:
+            return string(v)
         if type(v) is list:
             return [self.value(x, depth + 1) for x in v]
         if type(v) is dict and len(v) == 1:
@@ -188,7 +212,7 @@ class _Decoder:
             if tag == "$tuple" and type(body) is list:
                 return tuple(self.value(x, depth + 1) for x in body)
             if tag == "$dict" and type(body) is dict:
-                return {k: self.value(x, depth + 1) for k, x in body.items()}
+                return {string(k): self.value(x, depth + 1) for k, x in body.items()}
             if tag == "$array":
                 return self.array(body)
             if tag == "$scalar":
@@ -196,6 +220,12 @@ class _Decoder:
             if tag == "$tensor":
                 return self.tensors(self.array(body))
         raise WireError("malformed value")
+
+
+def string(v):
+    if len(v) > MAX_STR:
+        raise WireError("a string is too long")
+    return v
 
 
 def decode_body(body, blob, tensors=Tensor):
@@ -212,8 +242,12 @@ def decode_body(body, blob, tensors=Tensor):
         raise WireError("malformed blob offsets")
     try:
         return _Decoder(offsets, blob, tensors).value(msg["v"])
+    except WireError:
+        raise
     except RecursionError as e:
         raise WireError("message nested too deeply") from e
+    except Exception as e:     # bytes the checks above let through and numpy still refuses
+        raise WireError(f"malformed message ({type(e).__name__})") from e
 
 
 def read_prefix(data):
