@@ -182,7 +182,7 @@ def test_every_route_to_a_forbidden_object_is_found(route):
 def test_code_built_from_strings_cannot_be_checked_in_a_lesson_with_rules():
     source = "import numpy as np\ncode = input()\nexec(code)\n"
     found = violations(source, Spec(functions=("f",)), framework="numpy")
-    assert [(v.rule, v.line) for v in found] == [("computed-code", 3)]
+    assert [(v.rule, v.line) for v in found] == [("computed-name", 3)]
     assert violations(source, Spec(functions=("f",)), framework="torch") == []
 
 

@@ -59,7 +59,7 @@ def lesson_blocks(view, learner, lesson):
         line = f" (line {cur.error_line})" if cur.error_line else ""
         blocks.append(("error", cur.feedback_error + line, None))
     for v in cur.violations:
-        blocks.append(("rule", f"rule broken (line {v['line']}): {v['message']}", None))
+        blocks.append(("rule", f"rule broken: {v['message']}", None))
     waiting = [c for c in cur.cases if c["verdict"] == "not implemented yet"]
     if cur.cases and len(waiting) == len(cur.cases):
         blocks.append(("error", f"not implemented yet ({len(waiting)} cases are waiting)", None))

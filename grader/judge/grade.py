@@ -101,27 +101,29 @@ def read_source(path):
         raise ValueError(f"{path.name} could not be parsed (too deeply nested, or a null byte)") from None
 
 
-def run_cases(pool, source, cases, limits, name=None, progress=None):
+def run_cases(pool, source, cases, limits, name=None, progress=None, rules=None):
     """The learner's outcomes; a worker that died twice under this file counts as its crash."""
     try:
-        return pool.run(lambda worker: run.run_job(worker, source, cases, limits, name, progress))
+        return pool.run(lambda worker: run.run_job(worker, source, cases, limits, name, progress,
+                                                   rules))
     except WorkerDied:
         return Job([Outcome("crash", detail="the grading worker died twice while running this file")
                     for _ in cases])
 
 
-def run_learner(pool, source, cases, limits, name=None, progress=None):
+def run_learner(pool, source, cases, limits, name=None, progress=None, rules=None):
     """Run the public cases, then the hidden ones in a child of their own: while public cases run
-    (their output is shown), no hidden input is in the learner's process to be read and shown."""
+    (their output is shown), no hidden input is in the learner's process to be read and shown.
+    `rules`: what the child's guard refuses as the code runs."""
     public = [i for i, c in enumerate(cases) if c.public]
     hidden = [i for i, c in enumerate(cases) if not c.public]
     if not public or not hidden:
-        return run_cases(pool, source, cases, limits, name, progress)
+        return run_cases(pool, source, cases, limits, name, progress, rules)
 
     def told(indices):      # progress in the lesson's own case numbers
         return progress and (lambda k, outcome: progress(indices[k], outcome))
 
-    job = run_cases(pool, source, [cases[i] for i in public], limits, name, told(public))
+    job = run_cases(pool, source, [cases[i] for i in public], limits, name, told(public), rules)
     timeouts = sum(o.status == "timeout" for o in job.outcomes)
     if job.import_error or job.channel_error or timeouts >= limits.max_timeouts:
         why = run.not_run_reason(job, limits)
@@ -129,11 +131,12 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
     else:
         rest = run_cases(pool, source, [cases[i] for i in hidden],
                          replace(limits, max_timeouts=limits.max_timeouts - timeouts), name,
-                         told(hidden))
+                         told(hidden), rules)
         if rest.import_error:      # it imported before: whatever it raised now is not shown
             rest = Job([Outcome("crash", detail="the file failed to import a second time")
                         for _ in hidden])
         job.channel_error = job.channel_error or rest.channel_error
+        job.broken += rest.broken
     timeouts += sum(o.status == "timeout" for o in rest.outcomes)
     outcomes = [None] * len(cases)
     for i, o in zip(public + hidden, job.outcomes + rest.outcomes):
@@ -160,17 +163,20 @@ def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
         result.error = str(e)
         return result
     spec = lesson.spec
-    result.violations = constraints.check(tree, spec, any(c.float_errors for c in lesson.cases),
-                                          lesson.entry.framework)
+    rule_args = (spec, any(c.float_errors for c in lesson.cases), lesson.entry.framework)
+    result.violations = constraints.check(tree, *rule_args)
     limits = limits or run.Limits(case_seconds=spec.timeout)
+    learner = lambda: run_learner(pool, source, lesson.cases, limits, name or shown_name(path),
+                                  progress, constraints.runtime_rules(*rule_args))
     if "expected" in vars(lesson):      # computed once already (a class prepares its lessons)
-        job = run_learner(pool, source, lesson.cases, limits, name or shown_name(path), progress)
+        job = learner()
         expected = lesson.expected
     else:
         with ThreadPoolExecutor(1) as reference:
             expected = reference.submit(lambda: lesson.expected)   # while the child imports
-            job = run_learner(pool, source, lesson.cases, limits, name or shown_name(path), progress)
+            job = learner()
             expected = expected.result()
+    result.violations = constraints.with_runtime(result.violations, job.broken, *rule_args)
     result.printed = job.import_printed
     if job.import_error:
         error = {**job.import_error, "line": None}     # the line is told apart, once

@@ -14,9 +14,13 @@ import builtins
 from dataclasses import dataclass, field
 
 IMPORTERS = {"importlib.import_module", "builtins.__import__", "importlib.__import__",
-             "pkgutil.resolve_name", "pydoc.locate"}
-LOOKUPS = {"builtins.getattr", "inspect.getattr_static"}
+             "importlib._bootstrap._gcd_import", "pkgutil.resolve_name", "pydoc.locate",
+             "runpy.run_module", "importlib.util.find_spec"}
+LOOKUPS = {"builtins.getattr", "inspect.getattr_static", "builtins.object.__getattribute__",
+           "builtins.type.__getattribute__"}
 CODE = {"builtins.exec", "builtins.eval", "builtins.compile"}
+GUARDED = {"builtins.getattr", "builtins.__import__", "importlib.import_module",
+           "importlib.__import__", "importlib._bootstrap._gcd_import"}   # the child's guard sees these
 MAPPINGS = ("sys.modules", ".__dict__")     # a subscript or .get() on these names an object
 STR_METHODS = {"upper", "lower", "strip", "lstrip", "rstrip", "capitalize", "title", "replace",
                "format", "removeprefix", "removesuffix", "swapcase", "casefold"}
@@ -57,7 +61,7 @@ class Found:
     """What a file reaches: library references, computed routes, attributes of values whose origin
     is not known (a parameter's method), and the names the file binds itself."""
     references: list = field(default_factory=list)
-    computed: list = field(default_factory=list)    # (what, line): a string route decided at run time
+    computed: list = field(default_factory=list)    # (route, line): a string decided at run time
     attributes: list = field(default_factory=list)  # (name, line) on values of unknown origin
     own: set = field(default_factory=set)
     scopes: dict = field(default_factory=dict)      # id(function or class node) -> Scope
@@ -319,6 +323,10 @@ class Resolver:
 
     def call(self, node, scope, depth):
         found = set()
+        if isinstance(node.func, ast.Call) and node.args and node.func.args and \
+                "operator.attrgetter" in self.paths(node.func.func, scope, depth):
+            name = self.text(node.func.args[0], scope, depth)
+            found |= {f"{p}.{name}" for p in self.paths(node.args[0], scope, depth) if name}
         for fn in self.paths(node.func, scope, depth):
             args = node.args
             if fn in LOOKUPS and len(args) >= 2:
@@ -413,31 +421,42 @@ def read(tree, found=None, within=None):
         elif isinstance(node, ast.Call):
             inner.update([id(node.func)] + [id(a) for a in node.args])
     for node, scope, paths in resolved:
+        if isinstance(node, (ast.Call, ast.Subscript)):
+            computed_route(node, scope, resolver, found)
         if id(node) in inner:
             continue
         found.references += [Reference(p, node.lineno) for p in sorted(paths)
                              if not p.startswith("builtins.")]
         if isinstance(node, ast.Attribute) and not paths:
             found.attributes.append((node.attr, node.lineno))
-        if isinstance(node, ast.Call):
-            computed_route(node, scope, resolver, found)
     found.references.sort(key=lambda r: r.line)
     return found
 
 
 def computed_route(node, scope, resolver, found):
-    """Note a string route whose string is computed at run time; run constant code as the file's."""
+    """Note a string route whose string is computed at run time; read constant code given to
+    exec or eval as the file's own."""
+    if isinstance(node, ast.Subscript):
+        mappings = [p for p in resolver.paths(node.value, scope) if p.endswith(MAPPINGS)]
+        if mappings and resolver.text(node.slice, scope) is None:
+            found.computed.append((f"{mappings[0]}[...]", node.lineno))
+        return
+    args = node.args
+    if isinstance(node.func, ast.Call) and node.func.args and \
+            "operator.attrgetter" in resolver.paths(node.func.func, scope) and \
+            resolver.text(node.func.args[0], scope) is None:
+        found.computed.append(("operator.attrgetter", node.lineno))
     for fn in resolver.paths(node.func, scope):
-        args = node.args
         if fn in LOOKUPS and len(args) >= 2 and resolver.paths(args[0], scope) \
                 and resolver.text(args[1], scope) is None:
-            found.computed.append((fn.split(".")[-1], node.lineno))
-        elif fn in IMPORTERS and args and resolver.text(args[0], scope) is None:
-            found.computed.append((fn.split(".")[-1], node.lineno))
+            found.computed.append((fn, node.lineno))
+        elif (fn in IMPORTERS or fn.endswith(tuple(f"{m}.get" for m in MAPPINGS))) and args \
+                and resolver.text(args[0], scope) is None:
+            found.computed.append((fn, node.lineno))
         elif fn in CODE and args:
             code = resolver.text(args[0], scope)
             if not isinstance(code, str):
-                found.computed.append((fn.split(".")[-1], node.lineno))
+                found.computed.append((fn, node.lineno))
                 continue
             try:
                 sub = ast.parse(code, mode="exec")

@@ -179,7 +179,7 @@ def render(console, result, revealed=0, own_file=True):
         console.print(printed(result.stdout, result.printed.get("stdout_lines"),
                               result.printed.get("stdout_chars")))
     for v in result.violations:
-        console.print(f"  [red]✗ rule broken[/red] (line {v.line}): {escape(v.message)}")
+        console.print(f"  [red]✗ rule broken[/red]: {escape(v.message)}")
     untouched = [r for r in result.cases if r.verdict.message == "not implemented yet"]
     if untouched and len(untouched) == len(result.cases):
         functions = ", ".join(f"`{f}`" for f in result.lesson.spec.functions)

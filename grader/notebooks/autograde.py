@@ -69,7 +69,7 @@ def case(lesson_id, name):
     problems = []
     if result.error:
         problems.append(result.error)
-    problems += [f"rule broken (line {v.line}): {v.message}" for v in result.violations]
+    problems += [f"rule broken: {v.message}" for v in result.violations]
     r = next(r for r in result.cases if r.case.name == name)
     if not r.verdict.passed:
         problems.append(f"{name}: {r.verdict.message}")

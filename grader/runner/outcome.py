@@ -22,3 +22,4 @@ class Job:
     import_error: dict = None
     import_printed: dict = None  # what the file printed while imported: stdout, stdout_lines, stdout_chars
     channel_error: str = ""     # the child broke the result protocol
+    broken: list = field(default_factory=list)   # (rule, line, module): refused by the child's guard

@@ -149,6 +149,19 @@ def trace_lines(value):
     return [t for t in value or [] if isinstance(t, str)][:8] if isinstance(value, list) else []
 
 
+def broken_rules(frame, rules):
+    """What the child's guard refused, as (rule, line, module) with the rules the job sent; a
+    malformed entry is dropped (it can only hide the child's own refusal)."""
+    keys = set((rules or {}).get("banned") or ()) | ({"numpy-only"} if rules else set())
+    entries = frame.get("broken")
+    found = []
+    for entry in entries if isinstance(entries, list) else []:
+        if (isinstance(entry, list) and len(entry) == 3 and entry[0] in keys
+                and type(entry[1]) is int and entry[1] > 0 and isinstance(entry[2], str)):
+            found.append((entry[0], entry[1], entry[2][:100]))
+    return found[:100]
+
+
 def case_outcome(frame, calls=0):
     """The Outcome a frame reports; an answer must hold exactly one output per call."""
     error = frame["error"]
@@ -180,12 +193,13 @@ def where(frames):
     return {"where": trace_lines(frame.get("trace")), **printed(frame)}
 
 
-def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
+def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, rules=None):
     """Run every case of one lesson on the learner's `source`, in children forked by `worker`.
 
     `name` is how tracebacks and warnings name the file (the learner's own path); `progress`, if
-    given, is called with (index, Outcome) as each case ends. Raises WorkerDied if the worker itself
-    fails; every failure of the learner's code is in the Job.
+    given, is called with (index, Outcome) as each case ends; `rules`, what the child's guard
+    refuses as the code runs (see child/guard.py). Raises WorkerDied if the worker itself fails;
+    every failure of the learner's code is in the Job.
     """
     calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
               "float_errors": case.float_errors} for case in cases]
@@ -196,10 +210,11 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
     start = 0
     while start < len(cases):
         request = wire.encode({"source": source, "cases": calls, "start": start, "name": name,
-                               "limits": limits.for_child()})
+                               "limits": limits.for_child(), "rules": rules})
         child = worker.start(request, limits.for_child())
         try:
-            start = attend(Frames(child), job, counts, start, limits, job_deadline, progress)
+            start = attend(Frames(child), job, counts, start, limits, job_deadline, progress,
+                           rules)
         except wire.WireError as exc:
             job.channel_error = (f"the submission interfered with the grader's result channel "
                                  f"({exc}); its remaining cases were not run")
@@ -225,7 +240,7 @@ def not_run_reason(job, limits):
     return "the job ran out of time"
 
 
-def attend(frames, job, counts, start, limits, job_deadline, progress=None):
+def attend(frames, job, counts, start, limits, job_deadline, progress=None, rules=None):
     """Collect one child's frames (case i makes counts[i] calls); returns the index to resume
     from (len(cases) when done)."""
     now = time.monotonic()
@@ -242,6 +257,7 @@ def attend(frames, job, counts, start, limits, job_deadline, progress=None):
             job.import_printed = {k: v for k, v in seen.items() if k != "where"}
         return len(job.outcomes)
     frame = expect(frame, "imported")
+    job.broken += broken_rules(frame, rules)
     job.import_printed = job.import_printed or printed(frame)
     if frame["error"] is not None:
         job.import_error = case_outcome(frame).error
@@ -259,7 +275,9 @@ def attend(frames, job, counts, start, limits, job_deadline, progress=None):
             if progress:
                 progress(index, job.outcomes[index])
             return index + 1
-        job.outcomes[index] = case_outcome(expect(frame, "case", index), counts[index])
+        frame = expect(frame, "case", index)
+        job.broken += broken_rules(frame, rules)
+        job.outcomes[index] = case_outcome(frame, counts[index])
         if progress:
             progress(index, job.outcomes[index])
     return len(job.outcomes)

@@ -14,7 +14,7 @@ import types
 
 import numpy as np
 
-from . import limits, wire
+from . import guard, limits, wire
 
 MAX_CAPTURE = 16_000
 MAX_MESSAGE = 2_000
@@ -48,8 +48,9 @@ class CappedText(io.TextIOBase):
 
 
 class Job:
-    """What a time-out report needs: the result channel, the learner's file, the current output."""
-    out = path = sink = None
+    """What a time-out report needs: the result channel, the learner's file, the current output;
+    and the lesson's guard, whose refusals every frame carries."""
+    out = path = sink = rules = None
     sending = False
 
 
@@ -140,7 +141,10 @@ def refusal(exc):
 
 
 def send(out, message):
-    """Write one frame; a value the wire refuses becomes that case's error."""
+    """Write one frame, with the rules the guard refused since the last; a value the wire refuses
+    becomes that case's error."""
+    if Job.rules is not None and message["kind"] != "where":
+        message["broken"] = Job.rules.take()
     try:
         frame = wire.encode(message)
     except BaseException as exc:   # whatever reading the value raised, it is the value's fault
@@ -189,6 +193,7 @@ def serve(request, path, out):
     name = request.get("name") or path
     sink = capture()
     Job.path = name
+    Job.rules = guard.install(request.get("rules"), name)
     try:
         module = load(path, name)
         limits.after_import()
