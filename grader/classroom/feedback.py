@@ -51,7 +51,8 @@ def lesson_blocks(view, learner, lesson):
         blocks += [("note", (f"{u[2]}: " if u[2] else "") + u[3], None) for u in notes]
         return None, blocks
     total = cur.cases_total
-    blocks.append(("status", "passed" if cur.passed else f"{cur.cases_passed}/{total} cases passed",
+    blocks.append(("status", "passed" if cur.passed else "not passed: a rule is broken"
+                   if cur.violations else f"{cur.cases_passed}/{total} cases passed",
                    None))
     blocks.append(("file", shown_path(cur.path, learner), None))
     blocks += [("note", f"{u[2]}: {u[3]}", None) for u in notes if u[2]]

@@ -53,16 +53,26 @@ class Result:
 
     @property
     def hint(self):
-        """The hint tier that best addresses the first thing wrong, if the lesson names one: only
-        for a wrong answer or an error of the lesson's own (never for a file that cannot be
-        graded, a time-out, a crash, a missing function or an untouched stub)."""
+        return self.pointer[0] if self.pointer else None
+
+    @property
+    def pointer(self):
+        """(the hint tier that best addresses the first thing wrong, the failing cases it is about
+        or None when it is about a diagnosis shown), if the lesson names one: only for a wrong
+        answer or an error of the lesson's own (never for a file that cannot be graded, a
+        time-out, a crash, a missing function or an untouched stub). A case's tier counts only
+        when every failing case names that same tier: failing everywhere says nothing about what
+        one case probes."""
         if self.error:
             return None
         for d in self.diagnosis:
             if d.hint:
-                return d.hint
-        return next((r.case.hint for r in self.cases
-                     if not r.verdict.passed and r.case.hint and about_the_lesson(r.outcome)), None)
+                return d.hint, None
+        failing = [r for r in self.cases if not r.verdict.passed]
+        tiers = {r.case.hint for r in failing}
+        if len(tiers) == 1 and None not in tiers and all(about_the_lesson(r.outcome) for r in failing):
+            return tiers.pop(), failing
+        return None
 
 
 NOT_ABOUT_THE_LESSON = {"NotImplementedError", "MissingFunction", "ModuleNotFoundError",
@@ -149,6 +159,30 @@ def run_learner(pool, source, cases, limits, name=None, progress=None, rules=Non
     return job
 
 
+def pin_to_learner(outcomes, given):
+    """An error raised inside a function the lesson gives is the caller's: its line becomes the
+    learner's line that called the given function (the given one is named beside it)."""
+    for o in outcomes:
+        trace = (o.error or {}).get("trace") or []
+        if not trace or function_of(trace[-1]) not in given:
+            continue
+        callers = [t for t in trace if function_of(t) not in given]
+        if callers:
+            o.error = {**o.error, "given": function_of(trace[-1]), "called_from": callers[-1],
+                       "line": line_of(callers[-1]) or o.error.get("line")}
+
+
+def function_of(trace_line):
+    """The function of a trace line "line 12, in softmax: ..."."""
+    head = trace_line.partition(": ")[0]
+    return head.partition(", in ")[2]
+
+
+def line_of(trace_line):
+    number = trace_line.partition(",")[0].removeprefix("line ")
+    return int(number) if number.isdigit() else None
+
+
 def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
     """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
     is inside the Result. `progress(index, outcome)` is told as each case ends; `name` is how
@@ -177,6 +211,7 @@ def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
             job = learner()
             expected = expected.result()
     result.violations = constraints.with_runtime(result.violations, job.broken, *rule_args)
+    pin_to_learner(job.outcomes, lesson.given_functions)
     result.printed = job.import_printed
     if job.import_error:
         error = {**job.import_error, "line": None}     # the line is told apart, once
@@ -192,6 +227,6 @@ def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
     if not result.error:
         known = distinct(diagnose(lesson, job.outcomes, failing))
         explained = set().union(*(d.cases for d in known))
-        result.diagnosis = known + symptoms.explain(lesson, result.cases, failing, explained,
-                                                            source)
+        result.diagnosis = known + symptoms.hinted(
+            symptoms.explain(lesson, result.cases, failing, explained, source), spec.hint_topics)
     return result

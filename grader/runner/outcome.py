@@ -12,6 +12,7 @@ class Outcome:
     detail: str = ""            # why a case timed out, crashed or did not run
     stdout_lines: int = 0       # how many lines it printed in all, shown or not
     stdout_chars: int = 0       # how many characters it printed in all
+    warnings: str = ""          # the warnings it raised (numpy's RuntimeWarnings), as text
     where: list = field(default_factory=list)   # at a time-out: the learner's stack, innermost last
 
 

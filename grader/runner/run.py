@@ -35,6 +35,7 @@ class Limits:
 
 
 TAIL = 4096          # bytes of a child's raw output kept, for its last words
+MAX_WARNINGS = 16_000   # characters of a case's warnings kept
 MAX_WORDS = 200
 SIGNALS = {signal.SIGSEGV: "a segmentation fault", signal.SIGKILL: "it was killed",
            signal.SIGXCPU: "it used up its CPU time", signal.SIGXFSZ: "it wrote too large a file",
@@ -137,12 +138,15 @@ def expect(frame, kind, index=None):
 
 
 def printed(frame):
-    """What the code printed: the text kept, and how many lines and characters it printed in all."""
+    """What the code printed: the text kept, and how many lines and characters it printed in all;
+    and the warnings it raised, apart."""
     text = frame["stdout"]
     lines, chars = frame.get("stdout_lines"), frame.get("stdout_chars")
+    warned = frame.get("warnings")
     return {"stdout": text,
             "stdout_lines": lines if type(lines) is int and lines >= 0 else len(text.splitlines()),
-            "stdout_chars": chars if type(chars) is int and chars >= len(text) else len(text)}
+            "stdout_chars": chars if type(chars) is int and chars >= len(text) else len(text),
+            "warnings": warned[:MAX_WARNINGS] if isinstance(warned, str) else ""}
 
 
 def trace_lines(value):

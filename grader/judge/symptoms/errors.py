@@ -1,10 +1,15 @@
 """Symptoms read from exceptions: the wrong kind raised where one must be, a check of the learner's
 own that refuses valid input, and the errors numpy and torch raise (broadcasts, matmuls, reshapes)."""
-from . import failures
+from . import failures, traits as tr
 from .evidence import symptom
 
 
 # ---- recognisable exceptions ----
+
+def extreme(case):
+    """A case about numerical stability: floating-point checks on, or huge or infinite inputs."""
+    return case.float_errors or bool({"large", "-inf"} & set(tr.value_traits(case)))
+
 
 def error_symptoms(lesson, results, passing):
     """Recognisable exceptions: one symptom per kind, for the failing cases that raised it."""
@@ -42,8 +47,13 @@ def error_symptoms(lesson, results, passing):
         read = failures.read(r.outcome.error, lesson.cases[r.index].float_errors)
         if read:
             groups.setdefault(read[0], []).append((r, read[1]))
+    ordinary = [r for r in results if not extreme(lesson.cases[r.index])]
     for name, members in groups.items():
         r0, words = members[0]
+        if name == "float-error" and ordinary:     # advice on stability only where values are extreme
+            words = words.replace(failures.STABILITY, (
+                f" Your code is also wrong on {len(ordinary)} case{'s' if len(ordinary) > 1 else ''} "
+                "with ordinary inputs, so the formula itself comes before its numerical stability."))
         line = r0.outcome.error.get("line")
         at = f" (line {line})" if line else ""
         lead = (f"All {len(members)} failing cases that raised an error raised this kind{at}"

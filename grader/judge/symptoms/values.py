@@ -96,9 +96,18 @@ def precision_symptom(results, tol, source):
     return None
 
 
+def structured(results, tol):
+    """Whether some differing value holds several numbers: a single wrong number is a constant
+    times the expected one, whatever went wrong."""
+    return any(e.size > 1 for r in results for e, _, _ in rel.differing(r, tol) or [])
+
+
 def scale_symptom(results, tol):
     cases = [r.index for r in results]
     constants = rel.findings(rel.factor, results, tol)
+    if constants and not structured(results, tol) and (
+            len(constants) < 2 or np.ptp(constants) > 1e-9 * abs(constants[0])):
+        constants = None    # single numbers: only the same factor on several cases says more
     if constants:
         names = {rel.name_of(c) for c in constants}
         what = names.pop() if len(names) == 1 and None not in names else (

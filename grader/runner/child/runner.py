@@ -11,6 +11,7 @@ import signal
 import sys
 import traceback
 import types
+import warnings
 
 import numpy as np
 
@@ -26,6 +27,7 @@ class CappedText(io.TextIOBase):
 
     def __init__(self):
         self.parts, self.kept, self.chars, self.breaks, self.last = [], 0, 0, 0, "\n"
+        self.warned = []
 
     def writable(self):
         return True
@@ -42,9 +44,16 @@ class CappedText(io.TextIOBase):
         return len(s)
 
     def fields(self):
-        """The frame fields: the text kept, and how many characters and lines were printed."""
+        """The frame fields: the text kept, how many characters and lines were printed, and the
+        warnings raised (numpy's RuntimeWarnings among them), apart from what the code printed."""
         lines = self.breaks + (self.last != "\n")
-        return {"stdout": "".join(self.parts), "stdout_chars": self.chars, "stdout_lines": lines}
+        return {"stdout": "".join(self.parts), "stdout_chars": self.chars, "stdout_lines": lines,
+                "warnings": "".join(self.warned)[:MAX_CAPTURE]}
+
+    def warn(self, message, category, filename, lineno, file=None, line=None):
+        """warnings.showwarning: a warning is kept as a warning, not as printed text."""
+        if sum(map(len, self.warned)) < MAX_CAPTURE:
+            self.warned.append(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 class Job:
@@ -184,6 +193,7 @@ def load(path, name):
 def capture():
     Job.sink = CappedText()
     sys.stdout = sys.stderr = Job.sink
+    warnings.showwarning = Job.sink.warn
     return Job.sink
 
 
