@@ -186,6 +186,21 @@ def test_code_built_from_strings_cannot_be_checked_in_a_lesson_with_rules():
     assert violations(source, Spec(functions=("f",)), framework="torch") == []
 
 
+@pytest.mark.parametrize("source, refused", [
+    ('import sys\nname = input()\nsys.modules[name]', True),
+    ('import torch\nname = input()\nvars(torch)[name]', True),
+    ('import torch, operator\nname = input()\noperator.attrgetter(name)(torch)', True),
+    ('import runpy\nname = input()\nrunpy.run_module(name)', True),
+    # the child's guard decides these as the code runs
+    ('import torch\nname = input()\ngetattr(torch, name)', False),
+    ('import importlib\nname = input()\nimportlib.import_module(name)', False),
+    ('name = input()\n__import__(name)', False),
+])
+def test_a_computed_string_route_the_guard_cannot_see_is_refused(source, refused):
+    found = violations(source, Spec(functions=("f",), forbidden={"optim": "no"}), framework="torch")
+    assert [(v.rule, v.line) for v in found] == ([("computed-name", 3)] if refused else [])
+
+
 def test_numpy_only_is_said_once_with_every_line():
     source = "import torch\nimport numpy as np\nfrom scipy.special import softmax\nimport torch.nn as nn\n"
     found = violations(source, Spec(functions=("f",)), framework="numpy")

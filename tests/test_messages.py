@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from grader.display import ordinal
 from grader.judge.grade import grade_file
 from grader.learner import report
 from grader.lessons import lesson, roadmap
@@ -79,7 +78,7 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     n = keep.sum()
     loss = -(log_probs[rows, t] * keep).sum() / n
     grad = np.zeros_like(logits)
-    grad[rows, t] = -keep / (n * np.exp(log_probs[rows, t]))     # d loss / d p, not d loss / d z
+    grad[rows, t] = -keep.astype(float) / (n * np.exp(log_probs[rows, t]))   # d loss / d p
     return loss, grad
 '''
 
@@ -145,7 +144,10 @@ def test_numpy_warnings_are_labelled_as_warnings_not_as_printed(tmp_path, pool):
 
 
 def test_returned_values_are_counted_in_words():
+    from grader.display import ordinal
+    from grader.judge.compare import compare
     assert [ordinal(i) for i in range(3)] == ["first", "second", "third"]
+    assert compare((1.0, 2.0), (1.0, 3.0), 1e-6, 1e-9).startswith("in the second returned value")
 
 
 FLOAT32_LOSS = '''\

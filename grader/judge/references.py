@@ -64,7 +64,6 @@ class Found:
     computed: list = field(default_factory=list)    # (route, line): a string decided at run time
     attributes: list = field(default_factory=list)  # (name, line) on values of unknown origin
     own: set = field(default_factory=set)
-    scopes: dict = field(default_factory=dict)      # id(function or class node) -> Scope
 
 
 class Binder(ast.NodeVisitor):
@@ -83,13 +82,11 @@ class Binder(ast.NodeVisitor):
 
     def run(self, tree, within=None):
         self.scope = Scope(tree, within)
-        self.found.scopes[id(tree)] = self.scope
         self.generic_visit(tree)
         return self.scope
 
     def enter(self, node, visit):
         outer, self.scope = self.scope, Scope(node, self.scope)
-        self.found.scopes[id(node)] = self.scope
         visit()
         self.scope = outer
 
@@ -100,33 +97,29 @@ class Binder(ast.NodeVisitor):
     def visit_Global(self, node):
         self.scope.declared_global.update(node.names)
 
-    def visit_FunctionDef(self, node):
-        for d in node.decorator_list + [a for a in node.args.defaults + node.args.kw_defaults if a]:
+    def function(self, node, body):
+        """A def or lambda: decorators and defaults run outside, parameters are its own."""
+        for d in getattr(node, "decorator_list", []) + [
+                a for a in node.args.defaults + node.args.kw_defaults if a]:
             self.visit(d)
-        self.own(node.name, node)
 
         def inside():
             args = node.args
             for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
                 if a:
                     self.own(a.arg, a)
-            for stmt in node.body:
-                self.visit(stmt)
+            for part in body:
+                self.visit(part)
         self.enter(node, inside)
+
+    def visit_FunctionDef(self, node):
+        self.own(node.name, node)
+        self.function(node, node.body)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
-        for d in node.args.defaults + [a for a in node.args.kw_defaults if a]:
-            self.visit(d)
-
-        def inside():
-            args = node.args
-            for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
-                if a:
-                    self.own(a.arg, a)
-            self.visit(node.body)
-        self.enter(node, inside)
+        self.function(node, [node.body])
 
     def visit_ClassDef(self, node):
         for d in node.decorator_list + node.bases + [k.value for k in node.keywords]:
