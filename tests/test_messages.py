@@ -187,3 +187,13 @@ def test_the_wrong_part_names_the_known_slip_it_shows(tmp_path, pool):
     part = [d for d in result.diagnosis if d.mistake == "symptom:part"]
     assert part and "the attention half" in part[0].message
     assert "later tokens" in part[0].message        # what the no-causal-mask slip says
+
+
+def test_the_wrong_part_names_the_function_whose_own_cases_all_fail(tmp_path, pool):
+    """The SiLU applied to the gated product: the MLP sub-layer is wrong, and of the functions the
+    lesson asks for, swiglu_mlp is the one whose every case fails."""
+    source = replaced("14", ("    a = silu(u @ W1)\n", "    a = u @ W1\n"),
+                      ("    return (a * b) @ W2\n", "    return silu(a * b) @ W2\n"))
+    result = grade(tmp_path, pool, "14", source)
+    part, = [d for d in result.diagnosis if d.mistake == "symptom:part"]
+    assert "the MLP sub-layer" in part.message and "start with swiglu_mlp" in part.message

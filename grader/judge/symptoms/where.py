@@ -104,11 +104,25 @@ def part_symptoms(lesson, results, passing):
         f"Every case that runs {' and '.join(right)} alone passes, and every case that runs "
         f"{' and '.join(wrong)} alone fails: the difference is in {' and '.join(wrong)}."), cases)
     slip = part_slip(lesson, {r.index: r.outcome for r in results}, cases)
-    if slip is None:
-        return found
-    return replace(found, hint=slip.hint, message=(
-        f"{found.message} There your answers are exactly those of a known slip in it (other "
-        f"cases may differ for another reason as well): {first_sentence(slip.message)}"))
+    if slip is not None:
+        return replace(found, hint=slip.hint, message=(
+            f"{found.message} There your answers are exactly those of a known slip in it (other "
+            f"cases may differ for another reason as well): {first_sentence(slip.message)}"))
+    return replace(found, message=found.message + part_functions(lesson, cases, failing, passing))
+
+
+def part_functions(lesson, cases, failing, passing):
+    """Among the lesson's other functions, the one whose own cases all fail (and those whose own
+    cases all pass), as a sentence, or "" when that does not single one out."""
+    running = {c.fn for i in cases for c in lesson.cases[i].calls}
+    own = {f: [i for i, c in enumerate(lesson.cases) if {x.fn for x in c.calls} == {f}]
+           for f in lesson.spec.functions if f not in running}
+    bad = [f for f, idx in own.items() if idx and all(i in failing for i in idx)]
+    good = [f for f, idx in own.items() if idx and all(i in passing for i in idx)]
+    if len(bad) != 1:
+        return ""
+    right = f", and every case of {', '.join(good)} passes" if good else ""
+    return f" Every case of {bad[0]} fails as well{right}: start with {bad[0]}."
 
 
 def part_slip(lesson, outcomes, cases):
