@@ -58,3 +58,13 @@ def shape_of(value):
 def plural(count, word, words=None):
     """'1 learner', '2 learners'."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth")
+
+
+def ordinal(index):
+    """The word for the place of item `index` counted from 0: "first" for 0 (never "value 1",
+    which a reader of Python takes for the second)."""
+    return ORDINALS[index] if 0 <= index < len(ORDINALS) else f"number {index} (counting from 0)"

@@ -105,7 +105,8 @@ def test_feedback_shows_scores_cases_diagnoses_rules_and_the_hint_to_read(workbo
     for words in ["Lesson 01 · A stable softmax", f"{passed}/{cases} cases passed", "✗ example 2",
                   "input: softmax(np.array([1000.0, 1001.0, 1002.0]))", "Why:",
                   "Subtract each slice", "Stuck? Read hint 1 (Where to start)",
-                  "rule broken (line 4): `scaled_dot_product_attention` is not allowed here",
+                  "rule broken: `torch.nn.functional.scaled_dot_product_attention` (line 4) is not "
+                  "allowed here", "rule broken: `torch` (line 1) is not allowed here",
                   "notes.txt", "not a submission: only .py, .ipynb files are graded"]:
         assert words in page.replace("&#x27;", "'").replace("&quot;", '"') or words in text, words
     assert "<script" not in page and "http" not in page.replace("http-equiv", "")

@@ -43,7 +43,7 @@ def test_lists_and_tensors():
 
 def test_tuples_name_the_value_that_differs():
     assert compare((E, 1.0), (E,), 1e-6, 1e-9) == "expected 2 values, got 1"
-    assert compare((E, 1.0), (E, 2.0), 1e-6, 1e-9).startswith("in returned value 2: the value differs")
+    assert compare((E, 1.0), (E, 2.0), 1e-6, 1e-9).startswith("in the second returned value: the value differs")
 
 
 def test_expected_nan_must_be_nan():

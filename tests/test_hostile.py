@@ -227,13 +227,17 @@ def test_no_process_is_left_behind(mixed):
 
 
 def test_breaches_succeed_without_the_sandbox(workbook, listener, tmp_path):
-    """Each attack that reaches for something the sandbox hides really gets it when unsandboxed."""
+    """Each attack that reaches for something the sandbox hides really gets it when unsandboxed:
+    every case gives the reference's answer (the lesson's rules may still refuse the file: an
+    import of the grader, or code run from a string, breaks a numpy lesson's)."""
     breaches = [name for name, a in ATTACKS.items() if a["breach"]]
     folder = make_class(tmp_path / "class", {"alice": HONEST["alice"],
                                              **attackers(breaches + ["proc_paths"], listener,
                                                          tmp_path / "class")})
     graded = grade(workbook, folder, tmp_path / "out", "--no-sandbox")
-    scores = {name: graded[f"x-{name}", lesson_folder(ATTACKS[name])]["score"] for name in breaches}
-    assert scores == {name: 1.0 for name in breaches}
+    reached = {name: all(passed for _, _, passed, _ in
+                         graded[f"x-{name}", lesson_folder(ATTACKS[name])]["cases"])
+               for name in breaches}
+    assert reached == {name: True for name in breaches}
     seen = graded["x-proc_paths", "09-torch-attention"]["cases"][0][3]
     assert "host paths visible" in seen and str(ROOT) in seen    # the probe can see, where not hidden

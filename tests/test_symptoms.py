@@ -495,7 +495,7 @@ def flip_leaf(value, key):
     return value
 
 
-@pytest.mark.parametrize("lesson_id, key, words", [("19", "k", "['k']"), ("21", 1, "returned value 2")])
+@pytest.mark.parametrize("lesson_id, key, words", [("19", "k", "['k']"), ("21", 1, "the second returned value")])
 def test_one_returned_value_rearranged_is_named(lesson_id, key, words):
     def answer(i, case, expected):
         if expected.status != "ok":

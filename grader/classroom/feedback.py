@@ -51,7 +51,8 @@ def lesson_blocks(view, learner, lesson):
         blocks += [("note", (f"{u[2]}: " if u[2] else "") + u[3], None) for u in notes]
         return None, blocks
     total = cur.cases_total
-    blocks.append(("status", "passed" if cur.passed else f"{cur.cases_passed}/{total} cases passed",
+    blocks.append(("status", "passed" if cur.passed else "not passed: a rule is broken"
+                   if cur.violations else f"{cur.cases_passed}/{total} cases passed",
                    None))
     blocks.append(("file", shown_path(cur.path, learner), None))
     blocks += [("note", f"{u[2]}: {u[3]}", None) for u in notes if u[2]]
@@ -60,7 +61,7 @@ def lesson_blocks(view, learner, lesson):
         line = f" (line {cur.error_line})" if cur.error_line else ""
         blocks.append(("error", cur.feedback_error + line, None))
     for v in cur.violations:
-        blocks.append(("rule", f"rule broken (line {v['line']}): {v['message']}", None))
+        blocks.append(("rule", f"rule broken: {v['message']}", None))
     waiting = [c for c in cur.cases if c["verdict"] == "not implemented yet"]
     if cur.cases and len(waiting) == len(cur.cases):
         blocks.append(("error", f"not implemented yet ({len(waiting)} cases are waiting)", None))

@@ -6,7 +6,7 @@ in None (the same) or a sentence, never an exception.
 """
 import numpy as np
 
-from grader.display import number
+from grader.display import number, ordinal
 from grader.judge import budget
 from grader.runner.child.wire import Tensor
 
@@ -180,7 +180,8 @@ def compare(expected, got, rtol, atol):
     if isinstance(expected, tuple):
         if len(expected) != len(got):
             return f"expected {len(expected)} values, got {len(got)}"
-        return compare_items(expected, got, rtol, atol, lambda i: f"in returned value {i + 1}")
+        return compare_items(expected, got, rtol, atol,
+                             lambda i: f"in the {ordinal(i)} returned value")
     if isinstance(expected, dict):
         if expected.keys() != got.keys():
             return f"expected the keys {sorted(expected)}, got {quoted([k[:50] for k in sorted(got)[:20]])}"

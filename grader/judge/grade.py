@@ -63,16 +63,26 @@ class Result:
 
     @property
     def hint(self):
-        """The hint tier that best addresses the first thing wrong, if the lesson names one: only
-        for a wrong answer or an error of the lesson's own (never for a file that cannot be
-        graded, a time-out, a crash, a missing function or an untouched stub)."""
+        return self.pointer[0] if self.pointer else None
+
+    @property
+    def pointer(self):
+        """(the hint tier that best addresses the first thing wrong, the failing cases it is about
+        or None when it is about a diagnosis shown), if the lesson names one: only for a wrong
+        answer or an error of the lesson's own (never for a file that cannot be graded, a
+        time-out, a crash, a missing function or an untouched stub). A case's tier counts only
+        when every failing case names that same tier: failing everywhere says nothing about what
+        one case probes."""
         if self.error:
             return None
         for d in self.diagnosis:
             if d.hint:
-                return d.hint
-        return next((r.case.hint for r in self.cases
-                     if not r.verdict.passed and r.case.hint and about_the_lesson(r.outcome)), None)
+                return d.hint, None
+        failing = [r for r in self.cases if not r.verdict.passed]
+        tiers = {r.case.hint for r in failing}
+        if len(tiers) == 1 and None not in tiers and all(about_the_lesson(r.outcome) for r in failing):
+            return tiers.pop(), failing
+        return None
 
 
 NOT_ABOUT_THE_LESSON = {"NotImplementedError", "ModuleNotFoundError", "ImportError", "SyntaxError",
@@ -112,22 +122,24 @@ def read_source(path):
         raise ValueError(f"{path.name} could not be parsed (too deeply nested, or a null byte)") from None
 
 
-def run_cases(pool, source, cases, limits, name=None, progress=None):
+def run_cases(pool, source, cases, limits, name=None, progress=None, rules=None):
     """The learner's outcomes; a worker that died twice under this file counts as its crash."""
     try:
-        return pool.run(lambda worker: run.run_job(worker, source, cases, limits, name, progress))
+        return pool.run(lambda worker: run.run_job(worker, source, cases, limits, name, progress,
+                                                   rules))
     except WorkerDied:
         return Job([Outcome("crash", detail="the grading worker died twice while running this file")
                     for _ in cases])
 
 
-def run_learner(pool, source, cases, limits, name=None, progress=None):
+def run_learner(pool, source, cases, limits, name=None, progress=None, rules=None):
     """Run the public cases, then the hidden ones in a child of their own: while public cases run
-    (their output is shown), no hidden input is in the learner's process to be read and shown."""
+    (their output is shown), no hidden input is in the learner's process to be read and shown.
+    `rules`: what the child's guard refuses as the code runs."""
     public = [i for i, c in enumerate(cases) if c.public]
     hidden = [i for i, c in enumerate(cases) if not c.public]
     if not public or not hidden:
-        job = run_cases(pool, source, cases, limits, name, progress)
+        job = run_cases(pool, source, cases, limits, name, progress, rules)
         if hidden:          # the child held hidden inputs while it imported the file
             job.import_error, job.import_printed = told_plainly(job.import_error), None
         return job
@@ -135,7 +147,7 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
     def told(indices):      # progress in the lesson's own case numbers
         return progress and (lambda k, outcome: progress(indices[k], outcome))
 
-    job = run_cases(pool, source, [cases[i] for i in public], limits, name, told(public))
+    job = run_cases(pool, source, [cases[i] for i in public], limits, name, told(public), rules)
     timeouts = sum(o.status == "timeout" for o in job.outcomes)
     if job.import_error or job.channel_error or timeouts >= limits.max_timeouts:
         why = run.not_run_reason(job, limits)
@@ -143,11 +155,12 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
     else:
         rest = run_cases(pool, source, [cases[i] for i in hidden],
                          replace(limits, max_timeouts=limits.max_timeouts - timeouts), name,
-                         told(hidden))
+                         told(hidden), rules)
         if rest.import_error:      # it imported before: whatever it raised now is not shown
             rest = Job([Outcome("crash", detail="the file failed to import a second time")
                         for _ in hidden])
         job.channel_error = job.channel_error or rest.channel_error
+        job.broken += rest.broken
     timeouts += sum(o.status == "timeout" for o in rest.outcomes)
     outcomes = [None] * len(cases)
     for i, o in zip(public + hidden, job.outcomes + rest.outcomes):
@@ -181,6 +194,30 @@ def over_budget(result, over):
     return result
 
 
+def pin_to_learner(outcomes, given):
+    """An error raised inside a function the lesson gives is the caller's: its line becomes the
+    learner's line that called the given function (the given one is named beside it)."""
+    for o in outcomes:
+        trace = (o.error or {}).get("trace") or []
+        if not trace or function_of(trace[-1]) not in given:
+            continue
+        callers = [t for t in trace if function_of(t) not in given]
+        if callers:
+            o.error = {**o.error, "given": function_of(trace[-1]), "called_from": callers[-1],
+                       "line": line_of(callers[-1]) or o.error.get("line")}
+
+
+def function_of(trace_line):
+    """The function of a trace line "line 12, in softmax: ..."."""
+    head = trace_line.partition(": ")[0]
+    return head.partition(", in ")[2]
+
+
+def line_of(trace_line):
+    number = trace_line.partition(",")[0].removeprefix("line ")
+    return int(number) if number.isdigit() else None
+
+
 def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
     """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
     is inside the Result. `progress(index, outcome)` is told as each case ends; `name` is how
@@ -195,17 +232,21 @@ def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
         result.error = str(e)
         return result
     spec = lesson.spec
-    result.violations = constraints.check(tree, spec, any(c.float_errors for c in lesson.cases),
-                                          lesson.entry.framework)
+    rule_args = (spec, any(c.float_errors for c in lesson.cases), lesson.entry.framework)
+    result.violations = constraints.check(tree, *rule_args)
     limits = limits or run.Limits(case_seconds=spec.timeout)
+    learner = lambda: run_learner(pool, source, lesson.cases, limits, name or shown_name(path),
+                                  progress, constraints.runtime_rules(*rule_args))
     if "expected" in vars(lesson):      # computed once already (a class prepares its lessons)
-        job = run_learner(pool, source, lesson.cases, limits, name or shown_name(path), progress)
+        job = learner()
         expected = lesson.expected
     else:
         with ThreadPoolExecutor(1) as reference:
             expected = reference.submit(lambda: lesson.expected)   # while the child imports
-            job = run_learner(pool, source, lesson.cases, limits, name or shown_name(path), progress)
+            job = learner()
             expected = expected.result()
+    result.violations = constraints.with_runtime(result.violations, job.broken, *rule_args)
+    pin_to_learner(job.outcomes, lesson.given_functions)
     return judge_job(result, job, expected, source)
 
 
@@ -231,8 +272,9 @@ def judge_job(result, job, expected, source):
             if not result.error:
                 known = distinct(diagnose(lesson, job.outcomes, failing))
                 explained = set().union(*(d.cases for d in known))
-                result.diagnosis = known + symptoms.explain(lesson, result.cases, failing,
-                                                            explained, source)
+                result.diagnosis = known + symptoms.hinted(
+                    symptoms.explain(lesson, result.cases, failing, explained, source),
+                    lesson.spec.hint_topics)
     except budget.OverBudget as over:
         return over_budget(result, over)
     return result

@@ -1,6 +1,7 @@
 """Judge one case: the outcome of the code under test against the reference's outcome."""
 from dataclasses import dataclass
 
+from grader.display import ordinal
 from grader.runner.outcome import grader_kind, last_words
 from .compare import compare, kind_problem
 from .scan import wording
@@ -20,6 +21,8 @@ def error_text(error):
     if grader_kind(error) == "UnsupportedReturn":
         return f"unsupported return type: {error['message']}"
     line = f" (line {error['line']})" if error.get("line") else ""
+    if error.get("given"):
+        line = f" (inside the given `{error['given']}`, called from your line {error['line']})"
     message = f": {error['message']}" if error["message"] else ""
     return f"raised {error['type']}{message}{line}"
 
@@ -59,7 +62,7 @@ def judge(case, got, expected, spec):
     for i, (e, g) in enumerate(zip(expected.outputs, got.outputs)):
         message = compare(e, g, spec.rtol, spec.atol)
         if message:
-            prefix = f"call {i + 1}: " if len(case.calls) > 1 else ""
+            prefix = f"in the {ordinal(i)} call: " if len(case.calls) > 1 else ""
             return Verdict(False, prefix + message)
     return Verdict(True)
 

@@ -86,6 +86,9 @@ def where_line(r):
     if not r.case.public or not trace or error.get("type") == "NotImplementedError":
         return []
     verb = "your code was at" if outcome.status == "timeout" else "where"
+    if error.get("given"):
+        return [f"      [dim]where: {escape(error['called_from'])} (raised inside the given "
+                f"`{escape(error['given'])}`: {escape(trace[-1])})[/dim]"]
     return [f"      [dim]{verb}: {escape(trace[-1])}[/dim]"]
 
 
@@ -137,30 +140,40 @@ def case_lines(cases):
 
 def output_lines(cases):
     """What the learner's code printed during the first public case (or the first that printed),
-    once."""
+    once; and the warnings it raised during the first public case that raised any, as warnings."""
+    lines = []
     r = next((r for r in cases if r.case.public and r.outcome.stdout.strip()), None)
-    if r is None:
-        return []
-    return [f"  your code printed during {escape(r.case.name)}:",
-            printed(r.outcome.stdout, r.outcome.stdout_lines or None, r.outcome.stdout_chars or None)]
+    if r is not None:
+        lines += [f"  your code printed during {escape(r.case.name)}:",
+                  printed(r.outcome.stdout, r.outcome.stdout_lines or None,
+                          r.outcome.stdout_chars or None)]
+    w = next((r for r in cases if r.case.public and r.outcome.warnings.strip()), None)
+    if w is not None:
+        lines += [f"  warnings raised during {escape(w.case.name)} (Python's or numpy's, not "
+                  "printed by your code):", printed(w.outcome.warnings)]
+    return lines
 
 
 def hint_line(result, revealed):
-    """The next step for a learner whose lesson fails: which hint to open."""
+    """The next step for a learner whose lesson fails: which hint to open. "Addresses this" speaks
+    of the diagnosis shown above it; a pointer that comes from the failing cases says so."""
     tiers = result.lesson.prose.hints
     n = result.lesson.entry.number
-    best = result.hint
+    best, about_cases = result.pointer or (None, None)
+    addresses = "addresses this" if about_cases is None else (
+        f"is about what {'the failing case' if len(about_cases) == 1 else 'the failing cases'} "
+        f"({escape(names(about_cases))}) {'probes' if len(about_cases) == 1 else 'probe'}")
     if best and best <= revealed:
-        return (f"Hint {best} ({tiers[best - 1][0]}) addresses this; you have seen it: "
+        return (f"Hint {best} ({tiers[best - 1][0]}) {addresses}; you have seen it: "
                 f"`{grader('hint', f'{n:02d}', '--seen')}` shows it again.")
     if revealed >= len(tiers):
         return (f"You have seen all {len(tiers)} hints: `{grader('hint', f'{n:02d}', '--seen')}` "
                 "shows them again.")
     tier = revealed + 1
     if best and best > tier:
-        return (f"Stuck? Hint {best} ({tiers[best - 1][0]}) addresses this; `{make('hint', n)}` "
+        return (f"Stuck? Hint {best} ({tiers[best - 1][0]}) {addresses}; `{make('hint', n)}` "
                 f"reveals one tier per call, starting with hint {tier}: {tiers[tier - 1][0]}.")
-    about = " (it addresses this)" if best == tier else ""
+    about = f" (it {addresses})" if best == tier else ""
     return f"Stuck? `{make('hint', n)}` reveals hint {tier}: {tiers[tier - 1][0]}{about}."
 
 
@@ -171,6 +184,8 @@ def render(console, result, revealed=0, own_file=True):
     total = len(result.cases)
     if result.passed:
         status = "[bold green]passed[/bold green]"
+    elif result.violations:
+        status = "[bold red]not passed: a rule is broken[/bold red]"
     elif result.error:
         status = "[bold red]could not be graded[/bold red]"
     else:
@@ -186,8 +201,11 @@ def render(console, result, revealed=0, own_file=True):
         console.print("  your file printed while it was imported:")
         console.print(printed(result.stdout, result.printed.get("stdout_lines"),
                               result.printed.get("stdout_chars")))
+    if (result.printed or {}).get("warnings", "").strip():
+        console.print("  warnings raised while your file was imported:")
+        console.print(printed(result.printed["warnings"]))
     for v in result.violations:
-        console.print(f"  [red]✗ rule broken[/red] (line {v.line}): {escape(v.message)}")
+        console.print(f"  [red]✗ rule broken[/red]: {escape(v.message)}")
     untouched = [r for r in result.cases if r.verdict.message == "not implemented yet"]
     if untouched and len(untouched) == len(result.cases):
         functions = ", ".join(f"`{f}`" for f in result.lesson.spec.functions)

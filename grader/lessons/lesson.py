@@ -92,6 +92,14 @@ class Lesson:
         return {name.split(".")[0] for name in names}
 
     @cached_property
+    def given_functions(self):
+        """The names of the functions the lesson gives complete (no solution region inside)."""
+        source = self.reference_source
+        return frozenset(n.name for n in ast.parse(source).body
+                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and "### BEGIN SOLUTION" not in (ast.get_source_segment(source, n) or ""))
+
+    @cached_property
     def hidden(self):
         return import_file(self.folder / "hidden_cases.py", self.module_name("hidden_cases"))
 

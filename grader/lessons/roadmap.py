@@ -5,8 +5,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+FRAMEWORKS = ("numpy", "torch")    # what a lesson is written in; a numpy lesson allows numpy alone
+
+
 class UnknownLesson(LookupError):
     """A lesson name that matches no lesson; its message lists what would."""
+
+
+class RoadmapError(ValueError):
+    """solutions/roadmap.toml says something the grader cannot act on (an author's error)."""
 
 
 @dataclass(frozen=True)
@@ -56,11 +63,22 @@ class Roadmap:
                             "`make status` lists them all.")
 
 
+def framework(lesson, chapter):
+    """A lesson's framework: its own, else its chapter's; one of FRAMEWORKS, since its rules
+    follow from it."""
+    value = lesson.get("framework", chapter.get("framework"))
+    if value not in FRAMEWORKS:
+        raise RoadmapError(f"solutions/roadmap.toml: lesson {lesson['id']} has framework "
+                           f"{value!r}; each lesson (or its chapter) names one of "
+                           f"{', '.join(map(repr, FRAMEWORKS))}")
+    return value
+
+
 def load(root):
     """Read solutions/roadmap.toml below `root`."""
     data = tomllib.loads((Path(root) / "solutions" / "roadmap.toml").read_text())
     chapters = tuple(
-        (ch["title"], tuple(Entry(l["id"], l["title"], ch["title"], l.get("framework", ch["framework"]))
+        (ch["title"], tuple(Entry(l["id"], l["title"], ch["title"], framework(l, ch))
                             for l in ch["lessons"]))
         for ch in data["chapter"])
     return Roadmap(data["title"], chapters, Path(root))

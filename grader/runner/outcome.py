@@ -34,6 +34,7 @@ class Outcome:
     detail: str = ""            # why a case timed out, crashed or did not run, in the grader's words
     stdout_lines: int = 0       # how many lines it printed in all, shown or not
     stdout_chars: int = 0       # how many characters it printed in all
+    warnings: str = ""          # the warnings it raised (numpy's RuntimeWarnings), as text
     where: list = field(default_factory=list)   # at a time-out: the learner's stack, innermost last
     said: str = ""              # at a crash: the last line the process printed below Python
 
@@ -45,3 +46,4 @@ class Job:
     import_error: dict = None
     import_printed: dict = None  # what the file printed while imported: stdout, stdout_lines, stdout_chars
     channel_error: str = ""     # the child broke the result protocol
+    broken: list = field(default_factory=list)   # (rule, line, module): refused by the child's guard

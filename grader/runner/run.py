@@ -41,6 +41,7 @@ class Limits:
 
 
 TAIL = 4096          # bytes of a child's raw output kept, for its last words
+MAX_WARNINGS = 16_000   # characters of a case's warnings kept
 MAX_WORDS = 200
 MAX_TYPE = 200       # characters of an exception's type name
 MAX_TRACE = 8        # trace lines, innermost last
@@ -158,17 +159,33 @@ def count(value, least):
 
 
 def printed(frame):
-    """What the code printed: the text kept, and how many lines and characters it printed in all."""
+    """What the code printed: the text kept, and how many lines and characters it printed in all;
+    and the warnings it raised, apart."""
     text = frame["stdout"][:MAX_CAPTURE]
+    warned = frame.get("warnings")
     return {"stdout": text,
             "stdout_lines": count(frame.get("stdout_lines"), len(text.splitlines())),
-            "stdout_chars": count(frame.get("stdout_chars"), len(frame["stdout"]))}
+            "stdout_chars": count(frame.get("stdout_chars"), len(frame["stdout"])),
+            "warnings": warned[:MAX_WARNINGS] if isinstance(warned, str) else ""}
 
 
 def trace_lines(value):
     if not isinstance(value, list):
         return []
     return [cut(t, MAX_TRACE_LINE) for t in value[-MAX_TRACE:] if isinstance(t, str)]
+
+
+def broken_rules(frame, rules):
+    """What the child's guard refused, as (rule, line, module) with the rules the job sent; a
+    malformed entry is dropped (it can only hide the child's own refusal)."""
+    keys = set((rules or {}).get("banned") or ()) | ({"numpy-only"} if rules else set())
+    entries = frame.get("broken")
+    found = []
+    for entry in entries if isinstance(entries, list) else []:
+        if (isinstance(entry, list) and len(entry) == 3 and entry[0] in keys
+                and type(entry[1]) is int and entry[1] > 0 and isinstance(entry[2], str)):
+            found.append((entry[0], entry[1], entry[2][:100]))
+    return found[:100]
 
 
 def line_number(value):
@@ -218,12 +235,13 @@ def where(frames):
     return {"where": trace_lines(frame.get("trace")), **printed(frame)}
 
 
-def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
+def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, rules=None):
     """Run every case of one lesson on the learner's `source`, in children forked by `worker`.
 
     `name` is how tracebacks and warnings name the file (the learner's own path); `progress`, if
-    given, is called with (index, Outcome) as each case ends. Raises WorkerDied if the worker itself
-    fails; every failure of the learner's code is in the Job.
+    given, is called with (index, Outcome) as each case ends; `rules`, what the child's guard
+    refuses as the code runs (see child/guard.py). Raises WorkerDied if the worker itself fails;
+    every failure of the learner's code is in the Job.
     """
     calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
               "float_errors": case.float_errors} for case in cases]
@@ -234,10 +252,11 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None):
     start = 0
     while start < len(cases):
         request = wire.encode({"source": source, "cases": calls, "start": start, "name": name,
-                               "limits": limits.for_child()})
+                               "limits": limits.for_child(), "rules": rules})
         child = worker.start(request, limits.for_child())
         try:
-            start = attend(Frames(child), job, functions, start, limits, job_deadline, progress)
+            start = attend(Frames(child), job, functions, start, limits, job_deadline, progress,
+                           rules)
         except wire.WireError as exc:
             job.channel_error = (f"the submission interfered with the grader's result channel "
                                  f"({exc}); its remaining cases were not run")
@@ -263,7 +282,7 @@ def not_run_reason(job, limits):
     return "the job ran out of time"
 
 
-def attend(frames, job, functions, start, limits, job_deadline, progress=None):
+def attend(frames, job, functions, start, limits, job_deadline, progress=None, rules=None):
     """Collect one child's frames (case i calls functions[i], in order); returns the index to
     resume from (len(cases) when done)."""
     now = time.monotonic()
@@ -280,6 +299,7 @@ def attend(frames, job, functions, start, limits, job_deadline, progress=None):
             job.import_printed = {k: v for k, v in seen.items() if k != "where"}
         return len(job.outcomes)
     frame = expect(frame, "imported")
+    job.broken += broken_rules(frame, rules)
     job.import_printed = job.import_printed or printed(frame)
     if frame["error"] is not None:
         job.import_error = error_of(frame["error"])
@@ -298,7 +318,9 @@ def attend(frames, job, functions, start, limits, job_deadline, progress=None):
             if progress:
                 progress(index, job.outcomes[index])
             return index + 1
-        job.outcomes[index] = case_outcome(expect(frame, "case", index), functions[index])
+        frame = expect(frame, "case", index)
+        job.broken += broken_rules(frame, rules)
+        job.outcomes[index] = case_outcome(frame, functions[index])
         if progress:
             progress(index, job.outcomes[index])
     return len(job.outcomes)

@@ -36,6 +36,15 @@ def shifted(c, i, j, h):
     return call("ce_loss_and_grad", logits, *c.args[1:], **c.kwargs)
 
 
+def rounding_noise(got, expected, grad, n, i, j):
+    """Whether the disagreement is the loss's own rounding: the gradient matches finite
+    differences of the expected losses, and every loss of the learner's is off the expected one by
+    no more than float32's rounding (about 7 significant digits)."""
+    reference = (float(expected[1 + 2 * n][0]) - float(expected[2 + 2 * n][0])) / (2 * STEP)
+    return bool(np.isclose(grad[i, j], reference, rtol=1e-4, atol=1e-6)) and all(
+        abs(float(g[0]) - float(e[0])) <= 2e-5 * abs(float(e[0])) for g, e in zip(got, expected))
+
+
 def finite_differences(entries):
     """A check: the gradient matches central differences of the learner's own loss at `entries`,
     then both outputs match the reference's."""
@@ -48,6 +57,13 @@ def finite_differences(entries):
             up, down = float(got[1 + 2 * n][0]), float(got[2 + 2 * n][0])
             numeric = (up - down) / (2 * STEP)
             if not np.isclose(grad[i, j], numeric, rtol=1e-5, atol=1e-7):
+                if rounding_noise(got, expected, grad, n, i, j):
+                    return (f"your gradient is right, and your loss carries rounding noise: it "
+                            "agrees with the expected one to only about 7 significant digits, "
+                            "float32's precision, and nudging a logit by "
+                            f"+-{STEP:g} changes it by little more than that noise, so finite "
+                            "differences of it disagree with your gradient. Compute the loss in "
+                            "float64 (no float32 arrays along the way), as the lesson does")
                 return (f"your gradient disagrees with your own loss: at entry [{i}, {j}] it is "
                         f"{grad[i, j]:.6g}, but nudging that logit by +-{STEP:g} changes your loss "
                         f"at a rate of {numeric:.6g}")

@@ -10,7 +10,7 @@ evidence holds on every failing case it covers; it never speaks for a passing su
 from grader.judge import budget
 from . import relations as rel, traits as tr, variants
 from .errors import error_symptoms
-from .evidence import every, symptom
+from .evidence import every, hinted, symptom
 from .layout import mutation_symptom
 from .values import eps_symptom, value_symptoms
 from .where import confined_symptoms, function_symptoms, part_symptoms
@@ -27,7 +27,7 @@ def explain(lesson, case_results, failing, explained, source=None):
     passing = {i for i in range(len(case_results)) if i not in failing}
     tol = (lesson.spec.rtol, lesson.spec.atol)
     case_traits = {i: tr.traits(c, lesson.reference_source) for i, c in enumerate(lesson.cases)}
-    where = (part_symptoms(lesson.cases, results, passing)
+    where = (part_symptoms(lesson, results, passing)
              or function_symptoms(lesson, results, passing))
     found = [where] if where else []
     mutated = mutation_symptom(results)

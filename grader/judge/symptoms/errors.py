@@ -8,7 +8,7 @@ numbers and shapes a reader parsed, preferring a public case's.
 """
 from grader.judge.shown import builtin_exception
 from grader.runner.outcome import grader_kind
-from . import failures
+from . import failures, traits as tr
 from .evidence import symptom
 
 MAX_QUOTE = 200
@@ -23,6 +23,11 @@ def class_name(results):
 
 
 # ---- recognisable exceptions ----
+
+def extreme(case):
+    """A case about numerical stability: floating-point checks on, or huge or infinite inputs."""
+    return case.float_errors or bool({"large", "-inf"} & set(tr.value_traits(case)))
+
 
 def error_symptoms(lesson, results, passing):
     """Recognisable exceptions: one symptom per kind, for the failing cases that raised it."""
@@ -62,8 +67,13 @@ def error_symptoms(lesson, results, passing):
         read = failures.read(r.outcome.error, lesson.cases[r.index].float_errors)
         if read:
             groups.setdefault(read[0], []).append((r, read[1]))
+    ordinary = [r for r in results if not extreme(lesson.cases[r.index])]
     for name, members in groups.items():
         r0, words = min(members, key=lambda m: not m[0].case.public)
+        if name == "float-error" and ordinary:     # advice on stability only where values are extreme
+            words = words.replace(failures.STABILITY, (
+                f" Your code is also wrong on {len(ordinary)} case{'s' if len(ordinary) > 1 else ''} "
+                "with ordinary inputs, so the formula itself comes before its numerical stability."))
         line = r0.outcome.error.get("line")
         at = f" (line {line})" if line else ""
         lead = (f"All {len(members)} failing cases that raised an error raised this kind{at}"

@@ -1,5 +1,8 @@
-"""How a symptom is stated: a Diagnosis named `symptom:...`, and the phrase for how many cases it
-speaks for."""
+"""How a symptom is stated: a Diagnosis named `symptom:...`, the phrase for how many cases it
+speaks for, and the hint tier it points at."""
+import re
+from dataclasses import replace
+
 from grader.judge.diagnose import Diagnosis
 
 
@@ -10,3 +13,18 @@ def symptom(name, message, cases):
 def every(results):
     n = len(results)
     return "On every failing case" if n > 1 else "On the failing case"
+
+
+CODE = re.compile(r"`([^`]+)`")
+
+
+def hinted(found, hint_topics):
+    """The symptoms, each pointing at the hint tier whose topics its code (the text in backticks:
+    `keepdims=True`, `np.max`) names, when exactly one tier's do; prose words are too common to
+    point anywhere."""
+    out = []
+    for d in found:
+        code = " ".join(CODE.findall(d.message))
+        tiers = {i for i, topics in enumerate(hint_topics, 1) if any(t in code for t in topics)}
+        out.append(replace(d, hint=tiers.pop()) if len(tiers) == 1 and d.hint is None else d)
+    return out

@@ -283,9 +283,12 @@ def float_error(error):
            "invalid value": f"a step made NaN (inf - inf, 0 * inf, 0 / 0) in {where}",
            "divide by zero": f"a division by zero (or a log of 0) happened in {where}"}[what]
     return "float-error", (f"numpy reported '{what} encountered in {where}' on cases that raise floating-point "
-                           f"warnings as errors: {why}. Compute that step so no intermediate "
-                           "overflows or divides by zero (subtract the maximum before an exp, pick "
-                           "the branch of a formula by sign, keep logs of small numbers as logs).")
+                           f"warnings as errors: {why}.{STABILITY}")
+
+
+STABILITY = (" Compute that step so no intermediate overflows or divides by zero (subtract the "
+             "maximum before an exp, pick the branch of a formula by sign, keep logs of small "
+             "numbers as logs).")
 
 
 READERS = (numpy_broadcast, torch_broadcast, matmul_batch, matmul_core, concatenate, reshape,

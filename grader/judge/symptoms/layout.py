@@ -3,6 +3,7 @@ or rearranged, one output reordered, the input returned unchanged, only the firs
 an input changed in place."""
 import numpy as np
 
+from grader.display import ordinal
 from . import relations as rel, traits as tr
 from .evidence import every, symptom
 
@@ -58,8 +59,7 @@ def part_layout_symptom(results, tol):
     for path in dict.fromkeys(p for _, p in tables[0]):
         seen = [shows(t, path) for t in tables]
         if None not in seen and seen.count("yes") >= 2:
-            what = ("returned value " + " ".join(f"[{p}]" if isinstance(p, str) else str(p + 1)
-                                                   for p in path) if path else "the output")
+            what = (returned_part(path) if path else "the output")
             return symptom("rearranged-part", (
                 f"{every(results)} {what} holds exactly the expected numbers, only arranged "
                 "differently (e.g. new rows before old ones, or along another axis): the values "
@@ -67,6 +67,13 @@ def part_layout_symptom(results, tol):
                 "order of the pieces you join and the axis you join them on."),
                 [r.index for r in results])
     return None
+
+
+def returned_part(path):
+    """"the second returned value['k']" for the path (1, "'k'") of a leaf in a case's output."""
+    head, rest = (path[0], path[1:]) if isinstance(path[0], int) else (None, path)
+    where = f"the {ordinal(head)} returned value" if head is not None else "the output"
+    return where + "".join(f"[{p}]" for p in rest)
 
 
 def returns_input_symptom(lesson, results, tol):

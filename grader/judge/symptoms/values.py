@@ -114,9 +114,18 @@ def listed(numbers):
     return f" ({', '.join(dict.fromkeys(f'{c:.6g}' for c in numbers[:12]))})" if numbers else ""
 
 
+def structured(results, tol):
+    """Whether some differing value holds several numbers: a single wrong number is a constant
+    times the expected one, whatever went wrong."""
+    return any(e.size > 1 for r in results for e, _, _ in rel.differing(r, tol) or [])
+
+
 def scale_symptom(results, tol):
     cases = [r.index for r in results]
     constants = rel.findings(rel.factor, results, tol)
+    if constants and not structured(results, tol) and (
+            len(constants) < 2 or np.ptp(constants) > 1e-9 * abs(constants[0])):
+        constants = None    # single numbers: only the same factor on several cases says more
     if constants:
         names = {rel.name_of(c) for c in constants}
         one = np.ptp(constants) <= 1e-9 * abs(constants[0])

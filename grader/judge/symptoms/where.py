@@ -1,7 +1,11 @@
 """Symptoms of where failures sit: which part or which function of a lesson is wrong, and failures
 confined to exactly the cases that share one trait of their inputs."""
+import re
+from dataclasses import replace
+
 import numpy as np
 
+from grader.judge.verdict import same_behaviour
 from . import relations as rel, traits as tr
 from .evidence import symptom
 
@@ -57,10 +61,10 @@ def function_symptoms(lesson, results, passing):
     if len(wrong) != 1:
         return None
     fn, = wrong
-    right = sorted({c.fn for i in passing for c in lesson.cases[i].calls} - {fn},
-                   key=functions.index if all(f in functions for f in functions) else None)
-    right = [f for f in functions if f in right]
-    if not right:
+    every_case = {f: [i for i, c in enumerate(lesson.cases) if f in {x.fn for x in c.calls}]
+                  for f in functions if f != fn}
+    right = [f for f, idx in every_case.items() if idx and all(i in passing for i in idx)]
+    if not right:       # a function whose failures another diagnosis explains is not "right"
         return None
     own = [i for i, c in enumerate(lesson.cases) if {x.fn for x in c.calls} == {fn}]
     cases = [r.index for r in results]
@@ -82,10 +86,12 @@ def function_symptoms(lesson, results, passing):
 
 # ---- which part of a lesson is wrong ----
 
-def part_symptoms(lesson_cases, results, passing):
-    """Where the author marked cases that run one part alone: the parts that are right and wrong."""
+def part_symptoms(lesson, results, passing):
+    """Where the author marked cases that run one part alone: the parts that are right and wrong,
+    and, where a known slip of the wrong part gives exactly the learner's answers on its cases,
+    which computation it is (the reference rerun with that part replaced by the slip)."""
     parts = {}
-    for i, c in enumerate(lesson_cases):
+    for i, c in enumerate(lesson.cases):
         if c.part:
             parts.setdefault(c.part, []).append(i)
     failing = {r.index for r in results}
@@ -93,7 +99,41 @@ def part_symptoms(lesson_cases, results, passing):
     wrong = [p for p, idx in parts.items() if all(i in failing for i in idx)]
     if not (right and wrong):
         return None
-    return symptom("part", (
+    cases = [i for p in wrong for i in parts[p]]
+    found = symptom("part", (
         f"Every case that runs {' and '.join(right)} alone passes, and every case that runs "
-        f"{' and '.join(wrong)} alone fails: the difference is in {' and '.join(wrong)}."),
-        [i for p in wrong for i in parts[p]])
+        f"{' and '.join(wrong)} alone fails: the difference is in {' and '.join(wrong)}."), cases)
+    slip = part_slip(lesson, {r.index: r.outcome for r in results}, cases)
+    if slip is not None:
+        return replace(found, hint=slip.hint, message=(
+            f"{found.message} There your answers are exactly those of a known slip in it (other "
+            f"cases may differ for another reason as well): {first_sentence(slip.message)}"))
+    return replace(found, message=found.message + part_functions(lesson, cases, failing, passing))
+
+
+def part_functions(lesson, cases, failing, passing):
+    """Among the lesson's other functions, the one whose own cases all fail (and those whose own
+    cases all pass), as a sentence, or "" when that does not single one out."""
+    running = {c.fn for i in cases for c in lesson.cases[i].calls}
+    own = {f: [i for i, c in enumerate(lesson.cases) if {x.fn for x in c.calls} == {f}]
+           for f in lesson.spec.functions if f not in running}
+    bad = [f for f, idx in own.items() if idx and all(i in failing for i in idx)]
+    good = [f for f, idx in own.items() if idx and all(i in passing for i in idx)]
+    if len(bad) != 1:
+        return ""
+    right = f", and every case of {', '.join(good)} passes" if good else ""
+    return f" Every case of {bad[0]} fails as well{right}: start with {bad[0]}."
+
+
+def part_slip(lesson, outcomes, cases):
+    """The one known mistake that behaves as the learner does on every one of `cases` (and fails
+    them), or None."""
+    matches = [m for m, theirs, fails in lesson.mistake_table
+               if set(cases) <= fails and all(same_behaviour(outcomes[i], theirs[i], lesson.spec)
+                                              for i in cases)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def first_sentence(text):
+    end = re.search(r"[.;](\s|$)", text)
+    return text[:end.start() + 1] if end else text

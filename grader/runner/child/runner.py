@@ -11,10 +11,11 @@ import signal
 import sys
 import traceback
 import types
+import warnings
 
 import numpy as np
 
-from . import limits, wire
+from . import guard, limits, wire
 
 MAX_CAPTURE = 16_000
 MAX_MESSAGE = 2_000
@@ -26,6 +27,7 @@ class CappedText(io.TextIOBase):
 
     def __init__(self):
         self.parts, self.kept, self.chars, self.breaks, self.last = [], 0, 0, 0, "\n"
+        self.warned = []
 
     def writable(self):
         return True
@@ -42,14 +44,22 @@ class CappedText(io.TextIOBase):
         return len(s)
 
     def fields(self):
-        """The frame fields: the text kept, and how many characters and lines were printed."""
+        """The frame fields: the text kept, how many characters and lines were printed, and the
+        warnings raised (numpy's RuntimeWarnings among them), apart from what the code printed."""
         lines = self.breaks + (self.last != "\n")
-        return {"stdout": "".join(self.parts), "stdout_chars": self.chars, "stdout_lines": lines}
+        return {"stdout": "".join(self.parts), "stdout_chars": self.chars, "stdout_lines": lines,
+                "warnings": "".join(self.warned)[:MAX_CAPTURE]}
+
+    def warn(self, message, category, filename, lineno, file=None, line=None):
+        """warnings.showwarning: a warning is kept as a warning, not as printed text."""
+        if sum(map(len, self.warned)) < MAX_CAPTURE:
+            self.warned.append(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 class Job:
-    """What a time-out report needs: the result channel, the learner's file, the current output."""
-    out = path = sink = None
+    """What a time-out report needs: the result channel, the learner's file, the current output;
+    and the lesson's guard, whose refusals every frame carries."""
+    out = path = sink = rules = None
     sending = False
 
 
@@ -140,7 +150,10 @@ def refusal(exc):
 
 
 def send(out, message):
-    """Write one frame; a value the wire refuses becomes that case's error."""
+    """Write one frame, with the rules the guard refused since the last; a value the wire refuses
+    becomes that case's error."""
+    if Job.rules is not None and message["kind"] != "where":
+        message["broken"] = Job.rules.take()
     try:
         frame = wire.encode(message)
     except BaseException as exc:   # whatever reading the value raised, it is the value's fault
@@ -181,6 +194,7 @@ def load(path, name):
 def capture():
     Job.sink = CappedText()
     sys.stdout = sys.stderr = Job.sink
+    warnings.showwarning = Job.sink.warn
     return Job.sink
 
 
@@ -190,6 +204,7 @@ def serve(request, path, out):
     name = request.get("name") or path
     sink = capture()
     Job.path = name
+    Job.rules = guard.install(request.get("rules"), name)
     try:
         module = load(path, name)
         limits.after_import()
