@@ -7,6 +7,7 @@ import contextlib
 import copy
 import io
 import sys
+import threading
 import types
 import warnings
 
@@ -30,8 +31,14 @@ def one_torch_thread():
         torch.set_num_threads(before)
 
 
+# A run swaps process-wide state (sys.stdout, the warning filters, torch's threads) and puts it
+# back at its end: runs from several grading threads take turns, or one would put back another's
+# stand-in (a class's summary was printed into a run's captured output).
+ONE_AT_A_TIME = threading.RLock()
+
+
 def run(namespace, cases):
-    with one_torch_thread():
+    with ONE_AT_A_TIME, one_torch_thread():
         return run_cases(namespace, cases)
 
 
