@@ -200,11 +200,12 @@ def cases(rng):
                probe="a top_p that only all 11 tokens together reach: nothing is removed", hint=2)
 
     # top-p equal to a running total: the token whose preceding mass equals p is not kept (the
-    # mass before it is not below p); drawn until every way of summing the mass agrees exactly
+    # mass before it is not below p); drawn until every way of summing the mass agrees exactly,
+    # and that mass rounded to float32 falls below p (so a float32 running total keeps the token)
     while True:
         base = distinct_logits(rng, 8, spread=0.8)
         desc, cum = sorted_probs(base)
-        if cum[2] == cum[3] - desc[3] == desc[0] + desc[1] + desc[2]:
+        if cum[2] == cum[3] - desc[3] == desc[0] + desc[1] + desc[2] > np.float32(cum[2]):
             break
     yield case("top-p equal to the mass before a token",
                call("next_token_probs", base, top_p=cum[2]),

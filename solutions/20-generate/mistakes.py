@@ -508,3 +508,19 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
         if done(finished, eos_id):
             break
     return ids
+
+
+@mistake("temperature-ignored", hint=2, message="""\
+You sample from `softmax(logits)` whatever the temperature, so every temperature above 0 samples as
+if it were 1. Temperature divides the logits before the softmax: `torch.softmax(logits /
+temperature, dim=-1)`; below 1 it sharpens the distribution, above 1 it flattens it.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, 1.0 if temperature else 0, uniforms),
+                               finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
