@@ -2,7 +2,7 @@
 
 A lesson's hidden test file (`solutions/NN-slug/hidden_cases.py`) defines `SPEC = Spec(...)` and
 `def cases(rng)`, which yields `case(...)`s; SPEC's `promises` hold its Your turn section to the
-cases, one `promise(...)` per sentence of the contract. Its mistakes file (`mistakes.py`)
+cases, one `promise(...)` for each thing the contract promises. Its mistakes file (`mistakes.py`)
 decorates wrong variants of the learner's functions with `@mistake(...)`.
 """
 import re
