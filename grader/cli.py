@@ -332,13 +332,20 @@ def print_mutants(tallies, show):
     """The mutation table: per lesson and in total; with `show`, the mutants authors should read."""
     from rich.table import Table
     from grader.lessons.mutation import CAP
-    table = Table("lesson", "mutants", "equivalent", "killed", "known mistake", "symptom", "bare",
-                  "surviving", "seconds")
+    table = Table(caption="mut: mutants graded; equiv: equivalent on fresh draws (not counted); "
+                  "kill: failed by a case, then diagnosed by a known mistake or a symptom (sym), or "
+                  "left bare; surv: told apart by a fresh draw only; kill%: of the mutants not "
+                  "equivalent; s: seconds")
+    table.add_column("lesson", no_wrap=True)
+    for name in ("mut", "equiv", "kill", "known", "sym", "bare", "surv", "kill%", "s"):
+        table.add_column(name, justify="right")
     rows = [(t.lesson, t.graded, t.count("equivalent"), t.count("killed"),
              t.count("killed", "known"), t.count("killed", "symptom"), t.count("killed", None),
-             t.count("surviving"), t.seconds) for t in tallies]
+             t.count("surviving"), t.counted, t.seconds) for t in tallies]
     for row in rows + ([("all", *map(sum, list(zip(*rows))[1:]))] if len(rows) > 1 else []):
-        table.add_row(*map(str, row[:-1]), f"{row[-1]:.0f}")
+        *counts, counted, seconds = row
+        table.add_row(*map(str, counts), f"{row[3] / counted:.0%}" if counted else "-",
+                      f"{seconds:.0f}")
     console.print(table)
     capped = [f"{t.lesson} ({t.graded} of {t.generated})" for t in tallies if t.generated > t.graded]
     if capped:

@@ -49,7 +49,7 @@ INDEPENDENT = """\
 """
 
 
-def test_an_equivalent_mutant_is_listed_and_not_counted(workbook, pool, tmp_path, monkeypatch):
+def test_an_equivalent_mutant_is_listed_and_not_counted(workbook, pool, tmp_path):
     """Exchanging two statements that do not read each other changes nothing: the gate finds each
     such exchange equal to the reference on fresh draws, lists it as equivalent, does not count it,
     and verify has nothing to say about it."""
@@ -57,8 +57,8 @@ def test_an_equivalent_mutant_is_listed_and_not_counted(workbook, pool, tmp_path
     source = path.read_text()
     start, end = source.index("    ### BEGIN SOLUTION"), source.index("### END SOLUTION")
     path.write_text(source[:start] + INDEPENDENT + source[source.index("\n", end) + 1:])
-    only_rule(monkeypatch, "reorder")
-    tally = mutation.gate(lesson.load(roadmap.load(workbook), "01"), pool, tmp_path)
+    tally = mutation.gate(lesson.load(roadmap.load(workbook), "01"), pool, tmp_path,
+                          rules={"reorder"})
     equivalent = tally.listed("equivalent")
     assert sorted(f.mutant.before for f in equivalent) == [
         "size = np.shape(x)", "top = np.max(x, axis=axis, keepdims=True)"]
@@ -73,3 +73,17 @@ def test_the_rules_take_turns_under_the_cap():
     assert len(chosen) == 9 and {m.rule for m in chosen} == {"axis", "reorder", "constant"}
     assert sum(m.rule == "reorder" for m in chosen) == 2
     assert mutation.select(found, 9) == chosen and mutation.select(found, 100) == found
+
+
+@pytest.mark.slow
+def test_grader_mutate_prints_the_table_and_lists_what_authors_should_read(workbook, run_grader):
+    """`grader mutate 06 --show`: a table row for the lesson, with its counts adding up, and the
+    equivalent mutants listed one per line, with the line and the slip."""
+    result = run_grader(workbook, "mutate", "06", "--show")
+    assert result.returncode == 0, result.stdout + result.stderr
+    row = next(line for line in result.stdout.splitlines() if "06-rmsnorm" in line and "│" in line)
+    mut, equiv, kill, known, sym, bare, surv = map(int, row.split("│")[2:9])
+    assert mut == equiv + kill + surv and kill == known + sym + bare and surv == 0
+    listed = [line for line in result.stdout.splitlines() if line.startswith("  06-rmsnorm ")]
+    assert sum(" equivalent: line " in line for line in listed) == equiv
+    assert sum(" bare: line " in line for line in listed) == bare
