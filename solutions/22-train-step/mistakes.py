@@ -427,3 +427,25 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
                    lambda p, m, v, t, b1, b2: p - lr * weight_decay * p
                    - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps))
 
+
+
+@mistake("old-step-number", hint=1, message="""\
+You take this step's number to be the count of steps so far, `t = state["step"]`, both in the bias
+correction and in the state you return: the first step divides by 1 - b1**0 = 0, and the count
+never grows. This step is number `t = state["step"] + 1`; use that t in both places.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    new_params, new_state = stepped(params, grads, dict(state, step=state["step"] - 1), betas,
+                                    right_moments, lambda p, m, v, t, b1, b2: p - lr * weight_decay * p
+                                    - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps))
+    return new_params, new_state
+
+
+@mistake("first-moment-unweighted", hint=3, message="""\
+Your first moment adds the new gradient at full weight (`m = b1 * m + g`), as momentum does. Adam's
+m is a weighted average: the old value keeps b1 of its weight and the gradient gets the rest,
+`m = b1 * m + (1 - b1) * g`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas,
+                   lambda m, v, g, b1, b2: (b1 * m + g, b2 * v + (1 - b2) * g * g),
+                   lambda p, m, v, t, b1, b2: p - lr * weight_decay * p
+                   - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps))
