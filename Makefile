@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status reset backups restore watch grade report build verify test bench help capstone lab
+.PHONY: setup check hint status reset backups restore watch grade report build verify mutate test bench help capstone lab
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -57,8 +57,11 @@ restore: $(STAMP)  ## bring back a kept version: make restore L=01 (the latest) 
 build: $(STAMP)  ## regenerate exercises/ and notebooks/ from solutions/
 	@$(GRADER) build
 
-verify: $(STAMP)  ## prove every lesson sound
+verify: $(STAMP)  ## prove every lesson sound (its mutation gate included)
 	@$(GRADER) verify $(L)
+
+mutate: $(STAMP)  ## the mutation gate alone: make mutate [L=20] [SHOW=1] lists survivors, bare and equivalent mutants
+	@$(GRADER) mutate $(if $(SHOW),--show) $(L)
 
 test: $(STAMP)  ## the project's own tests
 	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=25

@@ -286,19 +286,28 @@ def build_cmd(wb, only_check):
     sys.exit(1 if any(action.startswith("skipped") for _, action in report_) else 0)
 
 
+JOBS = click.option("--jobs", default=os.cpu_count() or 1, type=click.IntRange(1, 64),
+                    show_default=True, help="Warm workers grading mutants in parallel.")
+
+
 @cli.command()
 @click.argument("lessons", nargs=-1)
 @click.option("--corpus", is_flag=True,
               help="Instead, measure feedback on the learner answers in tests/learners/NN/.")
+@click.option("--no-mutants", is_flag=True, help="Skip the mutation gate (`grader mutate`).")
+@JOBS
 @click.pass_obj
-def verify(wb, lessons, corpus):
-    """Prove every lesson sound: references pass, stubs fail, mistakes are caught and named."""
+def verify(wb, lessons, corpus, no_mutants, jobs):
+    """Prove every lesson sound: references pass, stubs fail, mistakes are caught and named,
+    promises are held, no mutant of the reference survives the cases."""
     from grader.lessons.verify import verify as run_verify
     only = {wb.lesson(name).id for name in lessons} if lessons else None
     if corpus:
         print_corpus(wb, only)
         return
-    report_ = run_verify(wb.roadmap, only)
+    report_, tallies = run_verify(wb.roadmap, only, jobs, not no_mutants)
+    if tallies:
+        print_mutants(tallies, show=False)
     for lesson_id, problems in report_.items():
         if problems:
             console.print(f"[red]✗ {lesson_id}[/red]")
@@ -307,6 +316,56 @@ def verify(wb, lessons, corpus):
         else:
             console.print(f"[green]✓ {lesson_id}[/green]")
     sys.exit(1 if any(report_.values()) else 0)
+
+
+@cli.command()
+@click.argument("lessons", nargs=-1)
+@click.option("--show", is_flag=True, help="List the surviving, bare and equivalent mutants.")
+@JOBS
+@click.pass_obj
+def mutate(wb, lessons, show, jobs):
+    """Grade LESSONS' mutants (default: every lesson): learner-like slips in each reference's
+    solution regions, each graded as a learner's file; exits 1 if one survives the cases."""
+    from grader.lessons import build as lessons_build
+    from grader.lessons.mutation import measure
+    only = {wb.lesson(name).id for name in lessons} if lessons else None
+    chosen = [l for l in lessons_build.lessons(wb.roadmap) if only is None or l.id in only]
+    tallies = measure(chosen, jobs)
+    print_mutants(tallies, show)
+    sys.exit(1 if any(t.count("surviving") for t in tallies) else 0)
+
+
+def print_mutants(tallies, show):
+    """The mutation table: per lesson and in total; with `show`, the mutants authors should read."""
+    from rich.table import Table
+    from grader.lessons.mutation import CAP
+    table = Table(caption="mut: mutants graded; equiv: equivalent on fresh draws (not counted); "
+                  "kill: failed by a case, then diagnosed by a known mistake or a symptom (sym), or "
+                  "left bare; surv: told apart by a fresh draw only; kill%: of the mutants not "
+                  "equivalent; s: seconds")
+    table.add_column("lesson", no_wrap=True)
+    for name in ("mut", "equiv", "kill", "known", "sym", "bare", "surv", "kill%", "s"):
+        table.add_column(name, justify="right")
+    rows = [(t.lesson, t.graded, t.count("equivalent"), t.count("killed"),
+             t.count("killed", "known"), t.count("killed", "symptom"), t.count("killed", None),
+             t.count("surviving"), t.counted, t.seconds) for t in tallies]
+    for row in rows + ([("all", *map(sum, list(zip(*rows))[1:]))] if len(rows) > 1 else []):
+        *counts, counted, seconds = row
+        table.add_row(*map(str, counts), f"{row[3] / counted:.0%}" if counted else "-",
+                      f"{seconds:.0f}")
+    console.print(table)
+    capped = [f"{t.lesson} ({t.graded} of {t.generated})" for t in tallies if t.generated > t.graded]
+    if capped:
+        console.print(f"At most {CAP} mutants per lesson, every kind of slip in turn: "
+                      + ", ".join(capped))
+    for t in tallies:
+        listed = [("surviving", f) for f in t.listed("surviving")]
+        if show:
+            listed += [("bare", f) for f in t.listed("killed", None)]
+            listed += [("equivalent", f) for f in t.listed("equivalent")]
+        for kind, f in listed:
+            why = f": {f.why}" if f.why else ""
+            console.print(f"  {t.lesson} {kind}: {escape(f.mutant.label)}{escape(why)}")
 
 
 def print_corpus(wb, only):

@@ -1,8 +1,12 @@
 """Every way a learner's file can go wrong ends in a clear message for that file, never a crash."""
+import copy
 import textwrap
 import time
 
+import numpy as np
 import pytest
+import torch
+from hypothesis import given, settings, strategies as st
 
 from conftest import FAST, ROOT
 from conftest import GOOD_SOFTMAX as GOOD
@@ -239,3 +243,35 @@ def test_a_forged_frame_holding_an_impossible_array_is_this_files_verdict(pool, 
     source = (HOSTILE / "forged_impossible_shape.py").read_text()
     result = grade(pool, softmax_lesson, tmp_path, source)
     assert "interfered with the grader's result channel" in result.error and result.score == 0
+
+
+INPUT_VALUES = st.recursive(
+    st.none() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3)
+    | st.builds(np.array, st.lists(st.floats(-5, 5), min_size=1, max_size=4))
+    | st.builds(lambda xs: torch.tensor(xs, dtype=torch.float64),
+                st.lists(st.floats(-5, 5), min_size=1, max_size=4)),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("abc"), inner,
+                                                                max_size=3),
+    max_leaves=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(INPUT_VALUES, INPUT_VALUES)
+def test_comparing_an_input_with_its_snapshot_never_raises(before, after):
+    """Whatever an answer leaves in an input (an array replaced by None, a list by a tensor), the
+    child's check for in-place changes gives an answer, and an untouched input is the same."""
+    assert runner.same(after, before) in (True, False)
+    assert runner.same(before, copy.deepcopy(before))
+
+
+def test_replacing_an_entry_of_an_input_dict_is_reported(pool, tmp_path):
+    """Lesson 14's block takes a dict of weights: an answer that sets one entry to None changes its
+    input, and is told so (the comparison of None with the weights' array once broke the child)."""
+    llama = lesson.load(roadmap.load(ROOT), "14")
+    source = llama.reference_source.replace(
+        '    return h + swiglu_mlp(rmsnorm(h, p["norm2"])',
+        '    p["Wq"] = None\n    return h + swiglu_mlp(rmsnorm(h, p["norm2"])')
+    result = grade(pool, llama, tmp_path, source)
+    assert result.error is None
+    blocks = [r for r in result.cases if r.case.calls[0].fn == "transformer_block"]
+    assert blocks and all("changed its input" in r.verdict.message for r in blocks)

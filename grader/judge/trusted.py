@@ -7,6 +7,7 @@ import contextlib
 import copy
 import io
 import sys
+import threading
 import types
 import warnings
 
@@ -31,10 +32,16 @@ def one_torch_thread():
         torch.set_num_threads(before)
 
 
+# A run swaps process-wide state (sys.stdout, the warning filters, torch's threads) and puts it
+# back at its end: runs from several grading threads take turns, or one would put back another's
+# stand-in (a class's summary was printed into a run's captured output).
+ONE_AT_A_TIME = threading.RLock()
+
+
 def run(namespace, cases):
     """The outcomes of trusted code on `cases`; its time is the grader's own, never a learner's
     judging budget."""
-    with budget.excluded(), one_torch_thread():
+    with budget.excluded(), ONE_AT_A_TIME, one_torch_thread():
         return run_cases(namespace, cases)
 
 

@@ -1,8 +1,9 @@
 """What a lesson author writes with: the lesson's rules, its cases and its known mistakes.
 
 A lesson's hidden test file (`solutions/NN-slug/hidden_cases.py`) defines `SPEC = Spec(...)` and
-`def cases(rng)`, which yields `case(...)`s. Its mistakes file (`mistakes.py`) decorates wrong
-variants of the learner's functions with `@mistake(...)`.
+`def cases(rng)`, which yields `case(...)`s; SPEC's `promises` hold its Your turn section to the
+cases, one `promise(...)` for each thing the contract promises. Its mistakes file (`mistakes.py`)
+decorates wrong variants of the learner's functions with `@mistake(...)`.
 """
 import re
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ class Spec:
     hint_topics: per hint tier, in order, the words that tier is about (each must appear in the
         tier's text). A mistake or case that names hint N must mention one of tier N's topics (in
         its message, or its name or probe), so that the pointer leads to the hint that addresses it.
+    promises: what the Your turn section promises, as `promise(...)`s: each quotes the contract,
+        names the cases that hold an answer to it, and what breaks it (see Promise).
     """
 
     functions: tuple
@@ -30,6 +33,41 @@ class Spec:
     forbidden: dict = field(default_factory=dict)
     timeout: float = 5.0
     hint_topics: tuple = ()
+    promises: tuple = ()
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A small change of the reference: the text `old`, found once in a solution region, becomes
+    `new` (a slip written as the learner would make it)."""
+    old: str
+    new: str
+
+
+def edit(old, new):
+    return Edit(old, new)
+
+
+@dataclass(frozen=True)
+class Promise:
+    """One promise of a lesson's contract, with its proof.
+
+    says: the promise, quoted from the lesson's Your turn or Examples section (a sentence, or the
+        part of one that promises; backticks, emphasis and line breaks aside).
+    cases: the names of the cases (property checks included; "example 2" for a public one) that
+        hold an answer to it.
+    broken_by: answers that break it: ids of mistakes in mistakes.py, or `edit(old, new)`s of the
+        reference. `make verify` proves that each fails one of `cases`, on every seed.
+    """
+    says: str
+    cases: tuple
+    broken_by: tuple
+
+
+def promise(says, cases, broken_by):
+    """`promise("...", cases=("case name", ...), broken_by=("mistake-id", edit("a", "b")))`."""
+    as_tuple = lambda v: (v,) if isinstance(v, (str, Edit)) else tuple(v)
+    return Promise(says, as_tuple(cases), as_tuple(broken_by))
 
 
 @dataclass(frozen=True)

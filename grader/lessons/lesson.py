@@ -110,11 +110,12 @@ class Lesson:
     def module_name(self, part):
         return f"lesson_{self.id.replace('-', '_')}_{part}"
 
-    def namespace(self, base=None):
-        """A fresh module namespace holding the reference solution (on top of `base`)."""
+    def namespace(self, base=None, source=None):
+        """A fresh module namespace holding the reference solution (on top of `base`), or the
+        variant of it in `source`."""
         ns = dict(base or {})
         ns["__name__"] = self.module_name("reference")
-        exec(compile(self.reference_source, str(self.folder / "solution.py"), "exec"), ns)
+        exec(compile(source or self.reference_source, str(self.folder / "solution.py"), "exec"), ns)
         return ns
 
     @cached_property

@@ -21,3 +21,16 @@ def stub(source):
         raise RegionError("a solution region is nested or out of order")
     return out
 
+
+
+def solution_lines(source):
+    """The numbers (from 1) of the lines strictly inside solution regions."""
+    inside, lines = False, set()
+    for number, line in enumerate(source.splitlines(), 1):
+        if line.strip().startswith("### END SOLUTION"):
+            inside = False
+        elif inside:
+            lines.add(number)
+        elif line.strip().startswith("### BEGIN SOLUTION"):
+            inside = True
+    return lines

@@ -3,7 +3,7 @@ import itertools
 import tempfile
 from pathlib import Path
 
-from . import build, pointers, regions, stated
+from . import build, mutation, pointers, promises, regions, stated
 from grader.notebooks import build as notebooks
 from grader.runner.child import wire
 from grader.judge.diagnose import diagnose
@@ -95,12 +95,14 @@ def check_mistakes(lesson, own_seed=True):
 
 
 def check_other_seeds(lesson):
-    """The reference passes and every mistake is caught as itself on cases drawn from other seeds."""
+    """The reference passes, every mistake is caught as itself and every promise is held on cases
+    drawn from other seeds."""
     problems = []
     for seed in OTHER_SEEDS:
         other = lesson.reseeded(seed)
         problems += [f"with the cases drawn from seed {seed}, {p}"
-                     for p in check_reference(other) + check_mistakes(other, own_seed=False)]
+                     for p in check_reference(other) + check_mistakes(other, own_seed=False)
+                     + promises.check(other, own_seed=False)]
     return problems
 
 
@@ -111,8 +113,8 @@ def verify_lesson(lesson, workdir, pool):
     except Exception as exc:
         return [f"the lesson does not load: {type(exc).__name__}: {exc}"]
     problems = []
-    for check in (check_examples, check_reference, check_mistakes, check_other_seeds,
-                  pointers.check, stated.check):
+    for check in (check_examples, check_reference, check_mistakes, promises.check,
+                  check_other_seeds, pointers.check, stated.check):
         try:
             problems += check(lesson)
         except Exception as exc:
@@ -121,16 +123,27 @@ def verify_lesson(lesson, workdir, pool):
     return problems
 
 
-def verify(roadmap, only=None):
-    """{lesson id: problems} for the given lessons (default: every written lesson), plus drift."""
+def verify(roadmap, only=None, jobs=1, mutants=True):
+    """({lesson id: problems}, [mutation Tally]) for the given lessons (default: every written
+    lesson), plus drift; with `mutants`, every lesson's mutants are graded too, on `jobs` workers."""
     lessons = [l for l in build.lessons(roadmap) if only is None or l.id in only]
+    tallies = []
     with tempfile.TemporaryDirectory(prefix="verify-") as workdir, \
-            Pool(preload=preload_for(lessons)) as pool:
-        report = {l.id: verify_lesson(l, workdir, pool) for l in lessons}
+            Pool(size=jobs, preload=preload_for(lessons)) as pool:
+        report = {}
+        for lesson in lessons:
+            report[lesson.id] = verify_lesson(lesson, workdir, pool)
+            if mutants:
+                try:
+                    tallies.append(mutation.gate(lesson, pool, workdir, jobs))
+                except Exception as exc:
+                    report[lesson.id].append(f"the mutation gate failed: {type(exc).__name__}: {exc}")
+                else:
+                    report[lesson.id] += mutation.problems(tallies[-1])
     for rel in build.drift(roadmap):
         report.setdefault(rel.split("/")[0], []).append(
             f"exercises/{rel} is out of date with its source: run `make build`")
     for rel in notebooks.drift(roadmap):
         report.setdefault(rel.removesuffix(".ipynb"), []).append(
             f"notebooks/{rel} is out of date with its source: run `make build`")
-    return report
+    return report, tallies

@@ -1,9 +1,29 @@
 """Hidden cases for lesson 01 (stable softmax)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(("constant", "largest", "logit", "huge"), ("maximum", "keepdims", "sum", "axis"), ("x - m", "np.exp")),
+PROMISES = (
+    promise("Returns: an array of the same shape whose slices along axis are non-negative and sum "
+            "to 1.", cases=("rows sum to one", "random 2-D scores", "batched 3-D scores"),
+            broken_by=("not-normalised", "sum-of-unshifted", "whole-array-softmax")),
+    promise("Entries may be huge or -inf", cases=("huge logits", "very negative logits", "-inf entries"),
+            broken_by=("no-max-shift", "clip-logits", "neginf-to-zero")),
+    promise("any valid axis, negative ones included",
+            cases=("axis -2", "middle axis", "axis 0 of a non-square array"),
+            broken_by=("fixed-last-axis",)),
+    promise("Stable: no overflow warnings, no nan, for logits as large as 1000 or more.",
+            cases=("example 2", "huge logits", "a wide spread in every row"),
+            broken_by=("no-max-shift", "shift-by-min", "shift-by-mean")),
+    promise("Works along any axis, for inputs with any number of dimensions.",
+            cases=("batched 3-D scores", "middle axis", "square array, axis 0",
+                   "rows of very different sizes"),
+            broken_by=("no-keepdims", "global-max", "sum-over-everything")),
+    promise("Leaves x unchanged (no in-place operations on it).", cases=("random 2-D scores",),
+            broken_by=("in-place-shift",)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("constant", "largest", "logit", "huge"), ("maximum", "keepdims", "sum", "axis"), ("x - m", "np.exp")),
             functions=("softmax",))
 
 

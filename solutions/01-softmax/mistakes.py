@@ -127,3 +127,11 @@ def softmax(x, axis=-1):
     x = np.where(np.isneginf(x), 0.0, x)
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@mistake("not-normalised", hint=2, message="""\
+You return the exponentials themselves, without dividing by their sum, so the slices do not sum to
+1 (the largest entry of each is exactly 1). The softmax is a distribution: divide `np.exp(x - m)` by
+its sum along the same axis, `np.sum(e, axis=axis, keepdims=True)`.""")
+def softmax(x, axis=-1):
+    return np.exp(x - np.max(x, axis=axis, keepdims=True))

@@ -1,9 +1,38 @@
 """Hidden cases for lesson 02 (scaled dot-product attention)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(("swap", ".T", "axes"), ("sqrt", "mask", "-inf", "last axis", "value size"), ("np.swapaxes", "np.where", "softmax(scores, axis=-1)")),
+PROMISES = (
+    promise("The value size dv may differ from d.",
+            cases=("value size differs from key size", "2-D, Tq != Tk, d != dv", "example 3"),
+            broken_by=("scale-by-value-size",)),
+    promise("The leading batch dimensions ... (zero or more of them) are the same for q, k and v.",
+            cases=("example 4", "one batch dimension", "two batch dimensions"),
+            broken_by=("transpose-all-axes", "transpose-fixed-axes", "d-from-axis-1")),
+    promise('True means "may attend".', cases=("example 2", "a 2-D mask"),
+            broken_by=("inverted-mask",)),
+    promise("for example one (Tq, Tk) mask for a whole batch, or a (B, 1, Tk) padding mask",
+            cases=("one mask shared by a batch", "a padding mask"),
+            broken_by=("boolean-index-mask",)),
+    promise("Scale the scores by 1 / sqrt(d), where d = q.shape[-1].",
+            cases=("example 1", "2-D, Tq != Tk, d != dv", "one batch dimension"),
+            broken_by=("no-scale", "scale-by-d", "multiply-by-sqrt-d", "power-precedence",
+                       "scale-by-key-count")),
+    promise("Masked scores are set to -inf before the softmax.",
+            cases=("masked keys get no weight", "a masked key far above the rest",
+                   "allowed scores far below zero"),
+            broken_by=("mask-after-softmax", "masked-score-zero", "finite-mask-fill",
+                       "renormalise-after-softmax", "additive-inf-mask-nan")),
+    promise("Works with any number of batch dimensions, and with scores in the thousands.",
+            cases=("huge scores", "huge scores with a mask", "two batch dimensions"),
+            broken_by=("unstable-softmax",)),
+    promise("Returns: an array of shape (..., Tq, dv).",
+            cases=("2-D, Tq != Tk, d != dv", "a single query", "a single key"),
+            broken_by=("softmax-over-queries",)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("swap", ".T", "axes"), ("sqrt", "mask", "-inf", "last axis", "value size"), ("np.swapaxes", "np.where", "softmax(scores, axis=-1)")),
             functions=("attention",), forbidden={
     "scaled_dot_product_attention": "this lesson asks you to build attention yourself, in numpy",
     "MultiheadAttention": "this lesson asks you to build attention yourself, in numpy",

@@ -214,3 +214,27 @@ def attention(q, k, v, mask=None):
         scores = np.where(mask, scores, -np.inf)
     e = np.exp(scores)
     return e / np.sum(e, axis=-1, keepdims=True) @ v
+
+
+@mistake("scale-by-query-count", hint=2, message="""\
+You divide the scores by the square root of the number of queries, `q.shape[-2]` (Tq), instead of
+the square root of the key size d = `q.shape[-1]`. The scale corrects how a dot product of two
+d-long vectors grows with d; how many queries there are does not change any single score. Use
+`/ np.sqrt(q.shape[-1])`.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-2])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores, axis=-1) @ v
+
+
+@mistake("mask-never-applied", hint=2, message="""\
+Your answers are the same with the mask as without it: the softmax is taken before the masked scores
+are made, and the masked ones are never used. Set the hidden scores to -inf first,
+`scores = np.where(mask, scores, -np.inf)`, and take the softmax of those.""")
+def attention(q, k, v, mask=None):
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    weights = softmax(scores, axis=-1)
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return weights @ v

@@ -1,9 +1,33 @@
 """Hidden cases for lesson 03 (the causal mask, and causal attention)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(hint_topics=(("first row", "positions", "see", "t_q = t_k"), ("t_k - t_q", "<=", "boolean", "position", "itself"), ("t_k is None", "t_k = t_q", "k.shape[-2]", "-inf", "before the softmax")),
+PROMISES = (
+    promise("t_k defaults to t_q", cases=("example 1", "square mask, t_k left out"),
+            broken_by=(edit("        t_k = t_q", "        t_k = t_q + 1"),)),
+    promise("whose entry [i, j] is True exactly when j <= t_k - t_q + i",
+            cases=("example 2", "a query block at the end", "one query, many keys", "T = 1 mask"),
+            broken_by=("top-left-alignment", "offset-wrong-sign", "strict-lower-triangle",
+                       "square-of-t-k")),
+    promise("The mask is boolean (dtype=bool), True meaning \"may attend\".",
+            cases=("example 1", "square mask, t_k left out"),
+            broken_by=("numeric-mask", "mask-marks-future", "float-tril-no-offset")),
+    promise("the keys and values of all Tk >= Tq positions",
+            cases=("queries at the end of longer keys", "one new query with a cache",
+                   "the last queries alone match the full sequence"),
+            broken_by=("square-mask-from-queries", "square-mask-from-keys",
+                       "square-mask-first-rows")),
+    promise("the attention output where each query sees only the keys at its own position and "
+            "before", cases=("self-attention, 2-D", "prefix invariance",
+                             "a future key far above the rest"),
+            broken_by=("upper-triangle", "one-key-ahead", "mask-after-softmax",
+                       "renormalise-after-softmax", "masked-score-zero")),
+    promise("Returns: (..., Tq, dv)", cases=("two batch dimensions", "T = 1"),
+            broken_by=("lengths-from-axis-0",)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("first row", "positions", "see", "t_q = t_k"), ("t_k - t_q", "<=", "boolean", "position", "itself"), ("t_k is None", "t_k = t_q", "k.shape[-2]", "-inf", "before the softmax")),
             functions=("causal_mask", "causal_attention"), forbidden={
     "scaled_dot_product_attention": "this lesson asks you to build causal attention yourself, in numpy",
     "MultiheadAttention": "this lesson asks you to build causal attention yourself, in numpy",

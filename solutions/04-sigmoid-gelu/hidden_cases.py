@@ -1,9 +1,28 @@
 """Hidden cases for lesson 04 (a sigmoid that never overflows, and GELU in its tanh form)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(hint_topics=(("overflow", "bounded", "huge"), ("tanh", "z / 2", "sqrt", "power is 3", "gelu"), ("0.5 * z", "inner")),
+PROMISES = (
+    promise("a 0-d array included", cases=("example 3", "sigmoid of a 0-d array", "gelu of a 0-d array"),
+            broken_by=(edit("np.tanh(0.5 * z)", "np.tanh(0.5 * np.atleast_1d(z))"), "erf-gelu")),
+    promise("1 / (1 + exp(-z)) elementwise, computed without any overflow",
+            cases=("sigmoid of a 2-D array", "sigmoid(z) + sigmoid(-z) = 1",
+                   "sigmoid of huge positive z", "sigmoid of huge negative z"),
+            broken_by=("abs-without-branch", "half-not-distributed", "where-both-branches")),
+    promise("0.5 * z * (1 + tanh(sqrt(2/pi) * (z + 0.044715 * z**3))) elementwise",
+            cases=("example 4", "gelu of a 1-D array", "gelu near |z| = 2", "gelu of large |z|"),
+            broken_by=("squared-not-cubed", "sqrt-two-over-pi", "sqrt-two-pi",
+                       "no-cubic-term", "gate-only", "scale-only-z", "gate-parentheses",
+                       "caret-power", "gelu-overflowing-sigmoid")),
+    promise("sigmoid raises no floating-point warnings, even for z = +-1000",
+            cases=("example 2", "sigmoid from -1000 to 1000", "sigmoid of large z, quietly"),
+            broken_by=("exp-ratio", "reciprocal-overflow")),
+    promise("gelu is the tanh form above, not the exact erf form.",
+            cases=("gelu near |z| = 2", "gelu of small z"), broken_by=("erf-gelu", "sigmoid-gelu")),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("overflow", "bounded", "huge"), ("tanh", "z / 2", "sqrt", "power is 3", "gelu"), ("0.5 * z", "inner")),
             functions=("sigmoid", "gelu"))
 
 

@@ -1,9 +1,29 @@
 """Hidden cases for lesson 05 (layer normalization)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(hint_topics=(("last axis", "axis=-1", "per vector"), ("keepdims", "variance", "eps", "centred", "square root"), ("gamma + beta", "c = x - mean", "mean(c ** 2")),
+PROMISES = (
+    promise("x: a float64 array of shape (..., D): a single vector, a (T, D) sequence, a (B, T, D) "
+            "batch, or more leading axes.",
+            cases=("a single vector", "random sequence", "batched 3-D input", "four axes"),
+            broken_by=("wrong-axis", "no-keepdims", "whole-array-stats")),
+    promise("eps: the number added to the variance inside the square root.",
+            cases=("example 5", "custom eps", "tiny inputs"),
+            broken_by=("eps-on-std", "no-eps", "hardcoded-eps", "eps-added-to-output")),
+    promise("(x - mean) / sqrt(var + eps) * gamma + beta",
+            cases=("example 2", "random sequence", "constant vectors"),
+            broken_by=("no-sqrt", "gamma-beta-swapped", "forgot-beta", "precedence", "not-centred")),
+    promise("the population variance (divide by D)",
+            cases=("example 1", "two features", "far from zero"),
+            broken_by=("unbiased-variance", "variance-not-centred", "one-pass-variance", "float32")),
+    promise("Normalise along the last axis only, whatever the number of leading axes.",
+            cases=("square input", "four axes", "example 3"), broken_by=("wrong-axis",)),
+    promise("Leave x unchanged.", cases=("random sequence",),
+            broken_by=(edit("    centred = x - mean", "    x -= mean\n    centred = x"),)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("last axis", "axis=-1", "per vector"), ("keepdims", "variance", "eps", "centred", "square root"), ("gamma + beta", "c = x - mean", "mean(c ** 2")),
             functions=("layer_norm",),
             forbidden={"layer_norm": "write the normalisation yourself, without a library's layer norm",
                        "LayerNorm": "write the normalisation yourself, without a library's layer norm"})

@@ -165,3 +165,38 @@ def layer_norm(x, gamma, beta, eps=1e-5):
     mean = np.mean(x, axis=-1, keepdims=True)
     var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
     return ((x - mean) / np.sqrt(var) + eps) * gamma + beta
+
+
+@mistake("never-centred", hint=2, message="""\
+You never subtract the mean: you divide x itself by the root of its mean square, which is RMSNorm,
+not layer norm. Layer norm centres each vector first, `c = x - mean`, and both the variance and the
+output are computed from the centred values: `c / sqrt(mean(c ** 2) + eps)`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    var = np.mean(x ** 2, axis=-1, keepdims=True)
+    return x / np.sqrt(var + eps) * gamma + beta
+
+
+@mistake("not-scaled", hint=2, message="""\
+You centre each vector but never divide by its standard deviation, so the output keeps the input's
+spread. Layer norm scales every centred vector to unit variance: `c / np.sqrt(var + eps)`, then
+applies gamma and beta.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    return (x - np.mean(x, axis=-1, keepdims=True)) * gamma + beta
+
+
+@mistake("forgot-gamma", hint=3, message="""\
+You add beta but never multiply by gamma, the learned gain: your output is the normalised vector
+plus the shift. Both are applied, one per feature: `x_hat * gamma + beta`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) + beta
+
+
+@mistake("variance-over-all-axes", hint=1, message="""\
+Your mean is taken per vector, but your variance over the whole array (`np.mean(c ** 2)` without
+`axis`), so every vector is divided by one shared spread. Both statistics belong to each vector
+alone: `np.mean(c ** 2, axis=-1, keepdims=True)`.""")
+def layer_norm(x, gamma, beta, eps=1e-5):
+    c = x - np.mean(x, axis=-1, keepdims=True)
+    return c / np.sqrt(np.mean(c ** 2, keepdims=True) + eps) * gamma + beta

@@ -1,9 +1,32 @@
 """Hidden cases for lesson 06 (RMSNorm)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(hint_topics=(("without the mean", "mean", "last axis"), ("mean square", "keepdims", "eps", "square root"), ("* gamma",)),
+PROMISES = (
+    promise("x: a float64 array of shape (..., D): a single vector, a (T, D) sequence, a (B, T, D) "
+            "batch, or more leading axes.",
+            cases=("a single vector", "random sequence", "batched 3-D input", "four axes"),
+            broken_by=("wrong-axis", "no-keepdims", "whole-array-mean-square")),
+    promise("eps: the number added to the mean square inside the square root.",
+            cases=("example 5", "custom eps", "an all-zero vector"),
+            broken_by=("eps-outside-sqrt", "no-eps", "hardcoded-eps", "hardcoded-eps-1e-6",
+                       "eps-added-to-output")),
+    promise("x / sqrt(mean(x**2) + eps) * gamma, the mean taken over the last axis of each vector",
+            cases=("example 2", "random sequence", "unit root mean square"),
+            broken_by=("no-sqrt", "sum-of-squares", "forgot-gamma", "mean-absolute-value",
+                       "square-of-mean", "one-plus-gamma", "multiplies-by-rms",
+                       "mean-square-over-len")),
+    promise("Normalise along the last axis only, whatever the number of leading axes.",
+            cases=("square input", "four axes", "example 3"), broken_by=("wrong-axis",)),
+    promise("Do not subtract the mean.", cases=("vectors with a large mean", "example 1"),
+            broken_by=("subtracts-mean", "divides-by-std")),
+    promise("Leave x unchanged.", cases=("random sequence",),
+            broken_by=(edit("    x_hat = x / np.sqrt(mean_square + eps)",
+                            "    x /= np.sqrt(mean_square + eps)\n    x_hat = x"),)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("without the mean", "mean", "last axis"), ("mean square", "keepdims", "eps", "square root"), ("* gamma",)),
             functions=("rmsnorm",),
             forbidden={"rms_norm": "write the normalisation yourself, without a library's RMSNorm",
                        "RMSNorm": "write the normalisation yourself, without a library's RMSNorm"})

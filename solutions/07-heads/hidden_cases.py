@@ -1,9 +1,29 @@
 """Hidden cases for lesson 07 (splitting and merging heads)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(("shape",), ("reshape", "swap", "consecutive", "batch axes", "chunk"), ("*lead", "swapaxes", "d // n_heads")),
+PROMISES = (
+    promise("with any number of leading batch axes (none, one, or more)",
+            cases=("split a sequence", "split a batch", "split with two batch axes",
+                   "merge with two batch axes"),
+            broken_by=("split-fixed-rank", "split-swaps-first-axes", "merge-fixed-rank",
+                       "merge-fixed-transpose")),
+    promise("head h holds columns h*D/H to (h+1)*D/H of every row",
+            cases=("heads hold column blocks", "example 1", "split into single columns"),
+            broken_by=("split-reshape-only", "interleaved-heads", "split-interleaved",
+                       "n-heads-as-head-size", "split-heads-after-time")),
+    promise("Returns: an array of shape (..., H, T, D/H)",
+            cases=("split into one head", "split one token", "example 2"),
+            broken_by=("split-full-transpose", "float-head-size", "split-transpose-4d")),
+    promise("Returns: an array of shape (..., T, H*Dh), the inverse of split_heads: "
+            "merge_heads(split_heads(x, n_heads)) equals x.",
+            cases=("merge undoes split", "split undoes merge", "merge a sequence", "merge one token"),
+            broken_by=("merge-reshape-only", "merge-swaps-wrong-axes", "merge-full-transpose",
+                       "merge-heads-last", "merge-no-reshape", "merge-concatenate-first-axis")),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("shape",), ("reshape", "swap", "consecutive", "batch axes", "chunk"), ("*lead", "swapaxes", "d // n_heads")),
             functions=("split_heads", "merge_heads"), no_loops=True)
 
 

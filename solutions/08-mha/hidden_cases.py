@@ -1,9 +1,28 @@
 """Hidden cases for lesson 08 (causal multi-head attention)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(("split", "project", "order"), ("projected", "head axis", "batch axis", "causal_attention", "scale", "D/H"), ("Wo", "x @ Wq")),
+PROMISES = (
+    promise("one row per token, with any number of leading batch dimensions (none, one, or more)",
+            cases=("one sequence, three heads", "a batch of sequences", "two batch dimensions"),
+            broken_by=("fixed-batch-rank", "mask-size-from-axis-0")),
+    promise("used on the right: x @ Wq", cases=("projections on the right",),
+            broken_by=("weights-transposed", "wo-transposed")),
+    promise("causal multi-head self-attention of x, after the output projection Wo",
+            cases=("one sequence, three heads", "the future is hidden",
+                   "a future key far above the rest", "a single token"),
+            broken_by=("no-output-projection", "no-causal-mask", "mask-upper-triangle",
+                       "mask-after-softmax", "renormalise-after-softmax", "heads-never-split",
+                       "reshape-without-transpose", "merge-without-transpose", "k-from-wq",
+                       "v-from-wk", "queries-keys-swapped")),
+    promise("Each head's scores are divided by sqrt(D / H), and query i attends to keys 0..i only.",
+            cases=("example 1", "many heads, longer sequence", "prefix invariance"),
+            broken_by=("scale-by-model-width", "no-scale", "scale-by-head-size",
+                       "head-size-as-n-heads")),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("split", "project", "order"), ("projected", "head axis", "batch axis", "causal_attention", "scale", "D/H"), ("Wo", "x @ Wq")),
             
     functions=("mha_forward",),
     no_loops=True,

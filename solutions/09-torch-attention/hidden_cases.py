@@ -1,9 +1,30 @@
 """Hidden cases for lesson 09 (attention with PyTorch)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(("conversions", "scaled_dot_product_attention", "lists"), ("boolean", "mask", "None"), ("float", ".tolist()", "torch.bool")),
+PROMISES = (
+    promise("mask: None, or a nested list of booleans broadcastable to [..., Tq, Tk]. True means "
+            "the query may attend to the key.",
+            cases=("heads and a shared mask", "a mask per batch element", "key padding",
+                   "a causal mask as booleans", "hidden keys make no difference",
+                   "a masked key far above the rest"),
+            broken_by=("float-mask", "inverted-mask", "mask-ignored", "masked-fill-true",
+                       "causal-instead-of-mask", "renormalise-after-softmax")),
+    promise("softmax(Q K^T / sqrt(d)) with the hidden scores removed, times V",
+            cases=("example 1", "no mask, batched", "wide heads", "a single query"),
+            broken_by=("scaled-twice", "scale-by-value-size", "scale-argument-sqrt-d",
+                       "transpose-all-axes", "softmax-implicit-dim")),
+    promise("Compute in float64.", cases=("keys with a large shared offset", "no mask, batched"),
+            broken_by=("no-dtype", "float32", "double-after-float32")),
+    promise("With mask=None, every query attends to every key.",
+            cases=("no mask, one sequence", "no mask, batched"),
+            broken_by=("causal-when-no-mask", "causal-flag", "none-mask-converted")),
+    promise("Return plain nested lists, not a tensor.", cases=("example 1",),
+            broken_by=("returns-tensor",)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("conversions", "scaled_dot_product_attention", "lists"), ("boolean", "mask", "None"), ("float", ".tolist()", "torch.bool")),
             functions=("solve",))
 
 

@@ -1,9 +1,30 @@
 """Hidden cases for lesson 10 (a residual attention block in PyTorch)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(("add", "order", "ReLU", "wire"), ("is_causal", "layer_norm", "scaled_dot_product_attention", "last dimension"), ("float64", "(x.shape[-1],)", "eps=1e-5", ".tolist()", "h + torch.relu(h)", "float")),
+PROMISES = (
+    promise("h + ReLU(h), where h = layer_norm(X + causal_attention(X, X, X)), normalized over each "
+            "row with eps=1e-5",
+            cases=("example 1", "random (5, 3)", "one token", "width 2"),
+            broken_by=("normalize-before-residual", "no-first-residual", "relu-without-residual",
+                       "residual-from-input", "normalize-whole-table", "wrong-eps",
+                       "unbiased-variance", "eps-outside-sqrt", "normalize-over-tokens", "pre-norm",
+                       "relu-of-input", "gelu-not-relu", "second-norm", "residual-added-twice",
+                       "shape-without-comma", "unscaled-scores", "scale-by-sequence-length")),
+    promise("The entries may be whole numbers or decimals.", cases=("example 1", "example 2"),
+            broken_by=("no-dtype",)),
+    promise("Compute in float64.", cases=("offset values", "random (6, 4)"),
+            broken_by=("float32", "double-after-float32", "layernorm-module-float32")),
+    promise("Attention is causal: a row of the output never depends on the rows after it.",
+            cases=("prefix invariance", "a future key far above the rest", "random (3, 7)"),
+            broken_by=("no-causal-mask", "inverted-mask", "mask-after-softmax",
+                       "renormalise-after-softmax", "float-causal-mask", "mask-of-future")),
+    promise("Return plain nested lists, not a tensor.", cases=("example 1",),
+            broken_by=("returns-tensor",)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("add", "order", "ReLU", "wire"), ("is_causal", "layer_norm", "scaled_dot_product_attention", "last dimension"), ("float64", "(x.shape[-1],)", "eps=1e-5", ".tolist()", "h + torch.relu(h)", "float")),
             functions=("solve",))
 
 

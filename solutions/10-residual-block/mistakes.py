@@ -359,3 +359,22 @@ def solve(X):
     a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
     h = x + F.layer_norm(x + a, (x.shape[-1],), eps=1e-5)
     return (h + torch.relu(h)).tolist()
+
+
+@mistake("attention-dropped", hint=1, message="""\
+Your first step normalizes the input alone, `layer_norm(x)`: the attention output is computed but
+never added, so no token sees any other. The first residual adds attention to the input before
+normalizing: `h = layer_norm(x + causal_attention(x, x, x))`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    h = F.layer_norm(x, (x.shape[-1],), eps=1e-5)
+    return (h + torch.relu(h)).tolist()
+
+
+@mistake("no-relu-branch", hint=3, message="""\
+You return h itself: the feed-forward step `h + ReLU(h)` is missing, so the negative entries come out
+right but the positive ones are half what they should be. Return `(h + torch.relu(h)).tolist()`.""")
+def solve(X):
+    x = torch.tensor(X, dtype=torch.float64)
+    a = F.scaled_dot_product_attention(x, x, x, is_causal=True)
+    return F.layer_norm(x + a, (x.shape[-1],), eps=1e-5).tolist()

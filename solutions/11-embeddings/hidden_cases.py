@@ -2,10 +2,36 @@
 import numpy as np
 import torch
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 from grader.runner.child.wire import Tensor
 
-SPEC = Spec(hint_topics=(("B, T = ids.shape", "sizes", "ids", "wte", "lookup", "add"), ("position", "start", "torch.arange(start, start + T)", "start + T > P", "ValueError", "time step"), ("wte", "ValueError", "return")),
+PROMISES = (
+    promise("out[b, t] = wte[ids[b, t]] + wpe[start + t]",
+            cases=("a batch from the start", "a continuation", "one new token",
+                   "more tokens than vocabulary", "ids that skip the end of the vocabulary"),
+            broken_by=("positions-from-zero", "length-from-batch", "arange-stops-at-T",
+                       "wpe-indexed-by-ids", "concatenated", "scaled-by-sqrt-d", "one-hot-width",
+                       "positions-from-end", "positions-from-one", "no-position-for-one-token")),
+    promise("Raises: ValueError, with a message that says what does not fit, when start + T > P.",
+            cases=("too far for the table", "longer than the table",
+                   "one token more than the table"),
+            broken_by=("no-length-check", "sliced-without-check", "bound-ignores-start",
+                       "bound-one-late")),
+    promise("A sequence that fills the table exactly (start + T == P) is fine.",
+            cases=("filling the table exactly", "example 2"), broken_by=("bound-off-by-one",)),
+    promise("a float64 tensor of shape (B, T, D)",
+            cases=("token and position vectors that nearly cancel", "one new token"),
+            broken_by=("one-hot-float32",)),
+    promise("Return a tensor, not nested lists", cases=("example 1",),
+            broken_by=("returns-list",)),
+    promise("Leave ids, wte and wpe unchanged.", cases=("a batch from the start",),
+            broken_by=(edit("    tok = wte[ids]", "    tok = wte[ids]\n    wte.zero_()"),)),
+    promise("Raise ValueError itself, not an assert or the IndexError a lookup out of range gives.",
+            cases=("too far for the table", "longer than the table"),
+            broken_by=("assert-not-raise", "sliced-without-check")),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("B, T = ids.shape", "sizes", "ids", "wte", "lookup", "add"), ("position", "start", "torch.arange(start, start + T)", "start + T > P", "ValueError", "time step"), ("wte", "ValueError", "return")),
             functions=("embed",))
 
 

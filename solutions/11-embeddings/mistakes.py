@@ -219,3 +219,14 @@ def embed(ids, wte, wpe, start=0):
     if T > 1:
         tok = tok + wpe[torch.arange(start, start + T)]
     return tok
+
+
+@mistake("no-token-embeddings", hint=1, message="""\
+You return the position vectors alone: the tokens' own vectors, `wte[ids]`, never reach the output,
+so every sequence of the same length embeds the same. Look up and add both:
+`wte[ids] + wpe[torch.arange(start, start + T)]`.""")
+def embed(ids, wte, wpe, start=0):
+    B, T = ids.shape
+    if start + T > wpe.shape[0]:
+        raise too_long(start, T, wpe.shape[0])
+    return wpe[torch.arange(start, start + T)].expand(B, -1, -1).clone()

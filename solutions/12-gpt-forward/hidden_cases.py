@@ -2,9 +2,48 @@
 import numpy as np
 import torch
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(
+PROMISES = (
+    promise("It holds L >= 0 blocks numbered 0 .. L-1; find L from the names.",
+            cases=("0 blocks", "1 block", "3 blocks"),
+            broken_by=("blocks-never-run", "too-many-blocks")),
+    promise("no lm_head.weight: the head is tied to wte", cases=("0 blocks", "example 1"),
+            broken_by=("lm-head-key", "head-not-transposed")),
+    promise("Weights multiply on the right, as stored: x @ W + b, with W of shape (in, out).",
+            cases=("1 block", "example 3", "MLP only (attention output zeroed)"),
+            broken_by=("linear-transposes-weights", "attn-proj-transposed", "no-biases")),
+    promise("Queries, keys and values come from c_attn's output columns in the order q, k, v; heads "
+            "are consecutive slices of hs = D / H columns within each.",
+            cases=("many small heads", "attention only (MLP output zeroed)", "3 blocks"),
+            broken_by=("qkv-heads-first", "qkv-wrong-order", "heads-without-transpose",
+                       "merge-without-transpose", "one-head")),
+    promise("Attention is causal, with scores scaled by 1 / sqrt(hs) and the mask applied before "
+            "the softmax.",
+            cases=("a future key far above the rest", "prefix invariance",
+                   "attention only (MLP output zeroed)"),
+            broken_by=("no-causal-mask", "mask-after-softmax", "scale-by-sqrt-d-model",
+                       "no-attention-scale", "mask-hides-self")),
+    promise("Layer norms use eps = 1e-5, GPT-2's value.", cases=("0 blocks", "example 1"),
+            broken_by=(edit('params["transformer.ln_f.bias"])',
+                            'params["transformer.ln_f.bias"], eps=1e-3)'),)),
+    promise("one pre-norm block on the residual stream x",
+            cases=("1 block", "MLP only (attention output zeroed)",
+                   "attention only (MLP output zeroed)"),
+            broken_by=("post-norm", "normalised-stream", "parallel-sublayers", "ln-1-for-both",
+                       "no-residual")),
+    promise("the tanh-form GELU that GPT-2 uses", cases=("MLP only (attention output zeroed)",),
+            broken_by=("gelu-erf", "relu-mlp", "gelu-sigmoid")),
+    promise("ids: an int64 tensor of shape (B, T), 1 <= T <= P, entries in 0 .. V-1.",
+            cases=("short sequence, long position table", "a single token", "0 blocks"),
+            broken_by=("no-position-embeddings", "positions-from-ids", "whole-position-table",
+                       "positions-from-one")),
+    promise("Leave ids and params unchanged.", cases=("1 block",),
+            broken_by=(edit('wte = params["transformer.wte.weight"]',
+                            'wte = params.pop("transformer.wte.weight")'),)),
+)
+
+SPEC = Spec(promises=PROMISES, 
     hint_topics=(("no blocks", "wpe[:T]", "ln_f", "wte.T", "position", "block", "stream"), ("split", "head", "causal", "is_causal", "sqrt(hs)", "-inf", "(in, out)", "x @ W + b", "F.linear", "merge"), ("gelu", "tanh", "mlp", "ln_2", "c_fc")),
     functions=("gpt_forward",),
     forbidden={

@@ -402,3 +402,51 @@ def gpt_forward(ids, params, n_heads):
         x = block(x, params, f"transformer.h.{i}.", n_heads)
     x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
     return x @ wte.T
+
+
+@mistake("no-attention-residual", hint=1, message="""\
+Your block replaces the stream with the attention sub-layer's output (`x = attn(ln_1(x))`) and
+adds only the MLP's. Both sub-layers add to the stream: `x = x + attn(ln_1(x))`, then
+`x = x + mlp(ln_2(x))`, so the stream keeps what the embeddings and earlier blocks wrote.""")
+def block(x, params, prefix, n_heads):
+    x = causal_self_attention(layer_norm(x, params[prefix + "ln_1.weight"], params[prefix + "ln_1.bias"]),
+                              params, prefix, n_heads)
+    return x + mlp(layer_norm(x, params[prefix + "ln_2.weight"], params[prefix + "ln_2.bias"]),
+                   params, prefix)
+
+
+@mistake("no-mlp-residual", hint=1, message="""\
+Your block adds the attention sub-layer to the stream but returns the MLP's output alone
+(`return mlp(ln_2(x))`). Both sub-layers add to the stream: `return x + mlp(ln_2(x))`.""")
+def block(x, params, prefix, n_heads):
+    x = x + causal_self_attention(layer_norm(x, params[prefix + "ln_1.weight"], params[prefix + "ln_1.bias"]),
+                                  params, prefix, n_heads)
+    return mlp(layer_norm(x, params[prefix + "ln_2.weight"], params[prefix + "ln_2.bias"]), params, prefix)
+
+
+@mistake("no-token-embeddings", hint=1, message="""\
+Your stream starts from the position embeddings alone: the tokens' own vectors, `wte[ids]`, are
+never added, so every sequence of the same length gives the same logits. The input of the first
+block is `wte[ids] + wpe[torch.arange(T)]`, shape (B, T, D).""")
+def gpt_forward(ids, params, n_heads):
+    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
+    x = wpe[torch.arange(ids.shape[1])].expand(ids.shape[0], -1, -1)
+    n_layers = sum(1 for name in params if name.endswith(".ln_1.weight"))
+    for i in range(n_layers):
+        x = block(x, params, f"transformer.h.{i}.", n_heads)
+    x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
+    return x @ wte.T
+
+
+@mistake("one-block-short", hint=1, message="""\
+You run one block fewer than the dict holds (`range(n_layers - 1)`, or blocks numbered from 1): the
+last block's weights are never used. Blocks are numbered 0 .. L-1, and all L of them run, in
+order: `for i in range(n_layers)`.""")
+def gpt_forward(ids, params, n_heads):
+    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
+    x = wte[ids] + wpe[torch.arange(ids.shape[1])]
+    n_layers = sum(1 for name in params if name.endswith(".ln_1.weight"))
+    for i in range(n_layers - 1):
+        x = block(x, params, f"transformer.h.{i}.", n_heads)
+    x = layer_norm(x, params["transformer.ln_f.weight"], params["transformer.ln_f.bias"])
+    return x @ wte.T

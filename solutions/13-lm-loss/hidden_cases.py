@@ -2,9 +2,39 @@
 import numpy as np
 import torch
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(
+PROMISES = (
+    promise("logits[b, t] scores the token that comes after position t, which is ids[b, t + 1].",
+            cases=("example 1", "a batch, every target kept", "one long sequence"),
+            broken_by=("no-shift", "shift-backwards", "shifted-twice", "both-cut-at-the-front")),
+    promise("ignore_index: targets equal to it are skipped.",
+            cases=("padding at the end", "ignored targets here and there",
+                   "a prompt that is not trained on"),
+            broken_by=("ignore-index-unused", "gathered-before-masking", "ignored-in-the-sum",
+                       "ignored-targets-overwritten", "mask-from-inputs",
+                       "mask-from-inputs-clamped")),
+    promise("but it may be a real token id (a padding token), which must then be skipped too.",
+            cases=("a padding token with a real id", "ignore_index=-1", "example 3"),
+            broken_by=("hardcoded-minus-100", "keep-by-sign")),
+    promise(r"the mean of $-\log \mathrm{softmax}(z_{b,t})[\mathrm{ids}_{b,t+1}]$ over the kept "
+            "targets", cases=("a batch, every target kept", "padding at the end", "example 2"),
+            broken_by=("ignored-in-the-count", "divided-by-b-times-t", "sum-not-mean",
+                       "mean-of-sequence-means", "no-minus-sign", "logsumexp-over-time",
+                       "maximum-not-added-back")),
+    promise("Stable for any logits: the result must be finite for logits around 1e4, where exp "
+            "alone overflows, and for a target whose probability is far too small to store.",
+            cases=("huge logits", "targets far below the best", "one position far below the others",
+                   "example 4"),
+            broken_by=("exp-overflow", "log-of-softmax", "batch-maximum")),
+    promise("Return a tensor, not a Python float", cases=("example 1",),
+            broken_by=("returns-float",)),
+    promise("Leave logits and ids unchanged.", cases=("ignored targets here and there",),
+            broken_by=(edit("    targets = ids[:, 1:]",
+                            "    targets = ids[:, 1:]\n    ids[:, 0] = 0"),)),
+)
+
+SPEC = Spec(promises=PROMISES, 
     hint_topics=(("logits[:, :-1]", "ids[:, 1:]", "target", "ignore_index"), ("log-sum-exp", "maximum", "last", "gather", "safe", "torch.where(keep, targets, 0)", "ignored", "valid"), ("keep.sum()", "return", "logits[:, :-1]")),
     functions=("lm_loss",),
     forbidden={

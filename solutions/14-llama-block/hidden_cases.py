@@ -1,9 +1,36 @@
 """Hidden cases for lesson 14 (a LLaMA-style transformer block)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(hint_topics=(("stream", "normalise", "untouched", "sub-layer"), ("SiLU", "W1", "W3", "tanh", "overflow"), ("norm1", "norm2", "silu", "swiglu_mlp")),
+PROMISES = (
+    promise("silu(z): SiLU, elementwise, for a float64 array z of any shape.",
+            cases=("silu on random values", "example 1"),
+            broken_by=("sigmoid-instead-of-silu", "gelu-instead-of-silu", "tanh-without-half")),
+    promise("Use a sigmoid that never overflows, sigmoid(z) = 0.5 * (1 + tanh(z / 2)): inputs may be "
+            "as large as +-1000.",
+            cases=("example 2", "silu at large positive inputs", "silu at large negative inputs"),
+            broken_by=("naive-sigmoid", "exp-ratio-sigmoid", "where-evaluates-both")),
+    promise("swiglu_mlp(u, W1, W3, W2): returns (silu(u @ W1) * (u @ W3)) @ W2.",
+            cases=("example 3", "swiglu on a batch", "swiglu with F smaller than D"),
+            broken_by=("swapped-gate", "silu-on-both-branches", "no-gate-branch")),
+    promise('h = x + mha_forward(rmsnorm(x, p["norm1"]), p["Wq"], p["Wk"], p["Wv"], p["Wo"], n_heads)',
+            cases=("attention sub-layer only (W2 = 0)", "block with 3 heads", "prefix invariance"),
+            broken_by=("values-from-wk", "missing-attention-residual")),
+    promise("Pre-norm: normalise the input of each sub-layer, and add the sub-layer's output to the "
+            "un-normalised stream.",
+            cases=("attention sub-layer only (W2 = 0)", "MLP sub-layer only (Wo = 0)",
+                   "zero output projections return x"),
+            broken_by=("normalised-stream", "post-norm", "missing-mlp-residual", "one-gain-for-both",
+                       "gains-swapped")),
+    promise("The second sub-layer reads h, the output of the first, not x.",
+            cases=("block with 3 heads", "block with 2 heads", "one token (T = 1)"),
+            broken_by=("mlp-reads-x",)),
+    promise("Leave x and p unchanged.", cases=("block with 3 heads",),
+            broken_by=(edit("    return h + swiglu_mlp(", "    p[\"norm2\"] = p[\"norm2\"] * 1.0\n    p[\"Wq\"] = None\n    return h + swiglu_mlp("),)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("stream", "normalise", "untouched", "sub-layer"), ("SiLU", "W1", "W3", "tanh", "overflow"), ("norm1", "norm2", "silu", "swiglu_mlp")),
             functions=("silu", "swiglu_mlp", "transformer_block"), no_loops=True)
 
 

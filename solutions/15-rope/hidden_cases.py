@@ -1,9 +1,36 @@
 """Hidden cases for lesson 15 (rotary position embeddings, rotate-half convention)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(("pair", "halves", "rotation", "x1", "x2", "d//2"), ("angles", "inv_freq", "positions", "radians", "broadcast", "theta"), ("cos", "sin", "concatenate")),
+PROMISES = (
+    promise("pair i is (column i, column i + d/2), for i = 0 .. d/2 - 1",
+            cases=("example 1", "batch and head axes", "a single pair (d = 2)"),
+            broken_by=("interleaved-pairs", "pairs-counted-from-1", "second-half-not-rotated",
+                       "frequencies-repeated-not-concatenated")),
+    promise("is turned by the angle positions[t] * theta ** (-2 * i / d) radians, counter-clockwise",
+            cases=("positions starting at 5", "another theta", "a batch from position 0",
+                   "a single pair (d = 2)"),
+            broken_by=("exponent-missing-2", "frequency-per-column", "frequencies-grow",
+                       "angles-as-degrees", "integer-division-exponent", "exponent-doubled",
+                       "theta-ignored", "sin-cos-swapped", "rotate-half-sign",
+                       "integer-division-all-ones")),
+    promise("Use the positions you are given; do not assume 0 .. T-1.",
+            cases=("positions starting at 5", "positions with gaps"),
+            broken_by=("positions-from-zero",)),
+    promise("It may start anywhere, have gaps, or repeat.",
+            cases=("positions with gaps", "only the distance matters", "example 2"),
+            broken_by=("positions-from-zero", "angles-not-outer")),
+    promise("with any number of leading axes (batch, heads)",
+            cases=("batch and head axes", "a batch from position 0"),
+            broken_by=("angles-not-outer",)),
+    promise("Returns: an array of the shape of x, every row rotated in the rotate-half convention",
+            cases=("far positions", "lengths are kept", "batch and head axes"),
+            broken_by=("float32-frequencies", "float32-angles", "float32-throughout-angles")),
+    promise("Leave x unchanged.", cases=("positions starting at 5",), broken_by=("modifies-x",)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("pair", "halves", "rotation", "x1", "x2", "d//2"), ("angles", "inv_freq", "positions", "radians", "broadcast", "theta"), ("cos", "sin", "concatenate")),
             functions=("rope",), no_loops=True)
 
 

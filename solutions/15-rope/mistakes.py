@@ -264,3 +264,42 @@ def rope(x, positions, theta=10000.0):
     cos, sin = np.cos(angles), np.sin(angles)
     x1, x2 = x[..., : d // 2], x[..., d // 2:]
     return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)
+
+
+def signed_halves(x, positions, theta, first, second):
+    """The rotate-half convention with the sign of each half's sine term given (-1, +1 is right)."""
+    angles = _angles(x, positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    half = x.shape[-1] // 2
+    x1, x2 = x[..., :half], x[..., half:]
+    return np.concatenate([x1 * cos + first * x2 * sin, x2 * cos + second * x1 * sin], axis=-1)
+
+
+@mistake("first-half-sign", hint=3, message="""\
+Your first half is `x1 * cos + x2 * sin`: the sign of its sine term is flipped while the second
+half's is right, so the pairs are not rotated but sheared (their lengths change). A
+counter-clockwise rotation is `x1 * cos - x2 * sin` for the first member of each pair and
+`x2 * cos + x1 * sin` for the second.""")
+def rope(x, positions, theta=10000.0):
+    return signed_halves(x, positions, theta, 1.0, 1.0)
+
+
+@mistake("second-half-sign", hint=3, message="""\
+Your second half is `x2 * cos - x1 * sin`: the sign of its sine term is flipped while the first
+half's is right, so the pairs are not rotated but sheared (their lengths change). A
+counter-clockwise rotation is `x1 * cos - x2 * sin` for the first member of each pair and
+`x2 * cos + x1 * sin` for the second.""")
+def rope(x, positions, theta=10000.0):
+    return signed_halves(x, positions, theta, -1.0, -1.0)
+
+
+@mistake("exponent-not-divided-by-d", hint=2, message="""\
+Your frequencies are theta ** (-2 * i), without the division by d, so every pair after the first
+turns at almost no angle at all (theta ** -2 is 1e-8). Pair i turns at theta ** (-2 * i / d):
+`inv_freq = theta ** (-2 * np.arange(d // 2) / d)`.""")
+def rope(x, positions, theta=10000.0):
+    d = x.shape[-1]
+    angles = np.asarray(positions, dtype=np.float64)[:, None] * theta ** (-2.0 * np.arange(d // 2))
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)

@@ -1,9 +1,34 @@
 """Hidden cases for lesson 16 (causal multi-head attention with RoPE)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(
+PROMISES = (
+    promise("every head's queries and keys (not its values) are rotated by rope at positions, "
+            "followed by Wo",
+            cases=("one sequence, default positions", "example 1", "a single token"),
+            broken_by=("rope-on-values", "rope-on-queries-only", "rope-on-input", "rope-on-output",
+                       "no-output-projection", "keys-from-wq")),
+    promise("positions: an integer array of shape (T,), the position of each token, or None for 0, "
+            "1, ..., T-1.",
+            cases=("positions with gaps", "a batch from position 10",
+                   "one sequence, default positions", "two batch dimensions", "head size 2"),
+            broken_by=("positions-ignored", "positions-truth-value",
+                       "default-positions-from-first-axis", "positions-none-passed-on")),
+    promise("theta: the RoPE frequency base, passed on to rope.",
+            cases=("another theta", "another theta, later positions"),
+            broken_by=("theta-not-passed",)),
+    promise("RoPE on the queries and keys of each head, after splitting: rope receives arrays of "
+            "shape (..., H, T, D/H).", cases=("example 1", "head size 2"),
+            broken_by=("rope-before-split",)),
+    promise("Each head's scores are divided by sqrt(D / H), and query i attends to keys 0..i only, "
+            "the future hidden before the softmax.",
+            cases=("a future key with a far larger score", "sharp attention", "example 1"),
+            broken_by=("scale-by-model-width", "mask-after-softmax", "no-causal-mask",
+                       "scaled-twice")),
+)
+
+SPEC = Spec(promises=PROMISES, 
     hint_topics=(("mha_forward", "split_heads", "causal_attention", "shape", "head axis"), ("rope(q", "rope(k", "not `v`", "theta", "positions", "np.arange(T)", "after splitting", "before attention"), ("positions is None", "np.arange(x.shape[-2])", "merge_heads")),
     functions=("mha_rope_forward",),
     no_loops=True,

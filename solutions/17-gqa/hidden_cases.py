@@ -1,9 +1,34 @@
 """Hidden cases for lesson 17 (grouped-query attention)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(
+PROMISES = (
+    promise("query head h attends with key/value head h // (H / n_kv_heads)",
+            cases=("six query heads sharing two", "six query heads sharing three",
+                   "eight query heads sharing four", "one key/value head (multi-query)",
+                   "a single token"),
+            broken_by=("group-index-by-kv-count", "repeat-by-kv-count", "group-size-inverted",
+                       "repeat-on-axis-1", "repeat-without-axis", "repeat-on-axis-0",
+                       "repeat-columns-before-split", "repeat-on-time-axis",
+                       "kv-split-into-query-heads", "values-not-repeated")),
+    promise("Consecutive groups: query heads 0 .. g-1 share key/value head 0, the next g share head "
+            "1, and so on.", cases=("six query heads sharing two", "eight query heads sharing two"),
+            broken_by=("tile-kv-heads",)),
+    promise("With n_kv_heads = n_heads it equals lesson 08's mha_forward.",
+            cases=("as many key/value heads as query heads",
+                   "grouped equals multi-head with copied weights"),
+            broken_by=("group-index-by-kv-count", "scale-by-kv-width")),
+    promise("Each head's scores are divided by sqrt(hd), and query i attends to keys 0..i only, the "
+            "future hidden before the softmax.",
+            cases=("example 1", "a future key with a far larger score", "sharp attention"),
+            broken_by=("scale-by-kv-width", "scale-by-model-width", "no-causal-mask",
+                       "mask-after-softmax")),
+    promise("heads merged and multiplied by Wo", cases=("a single token", "example 1"),
+            broken_by=("no-output-projection", "values-from-wk")),
+)
+
+SPEC = Spec(promises=PROMISES, 
     hint_topics=(("shapes", "n_kv_heads", "key/value"), ("np.repeat", "in a row", "key/value head", "np.tile", "axis=-3", "head axis", "n_heads // n_kv_heads"), ("split_heads(x @ Wk, n_kv_heads)", "causal_attention", "merge_heads")),
     functions=("gqa_forward",),
     no_loops=True,

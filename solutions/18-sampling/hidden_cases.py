@@ -2,9 +2,49 @@
 import numpy as np
 
 from grader.judge.compare import compare
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(
+PROMISES = (
+    promise("0 means greedy: a one-hot row on the largest logit (the first one if it is tied).",
+            cases=("example 3", "temperature 0 is greedy", "temperature 0 with a tied maximum"),
+            broken_by=("temperature-zero-divides", "greedy-keeps-every-maximum",
+                       "temperature-zero-ignored", "tiny-temperature")),
+    promise("Keep every token whose tempered logit is at least the k-th largest of its row; ties "
+            "with the k-th are kept; a k above V keeps everything.",
+            cases=("top-k", "ties at the k-th logit", "top-k above the vocabulary size",
+                   "top-k of 1"),
+            broken_by=("top-k-drops-ties", "top-k-off-by-one", "top-k-not-clamped", "top-k-strict",
+                       "top-k-kth-smallest", "top-k-one-threshold-for-the-batch",
+                       "top-k-drops-ties-keeps-last", "top-k-argpartition")),
+    promise("Applied after top-k to the renormalised probabilities: keep every token whose "
+            "preceding mass in sorted order is below p, and every token tied with the last of "
+            "those.",
+            cases=("top-p: the token that crosses p", "top-p below the largest probability",
+                   "top-p near 1", "top-p equal to the mass before a token",
+                   "ties at the top-p boundary", "top-p after top-k"),
+            broken_by=("top-p-drops-the-crossing-token", "top-p-can-keep-nothing",
+                       "top-p-keeps-one-more", "top-p-keeps-mass-equal-to-p", "top-p-unsorted",
+                       "top-p-breaks-ties-by-position", "top-p-ignores-top-k")),
+    promise("Returns: the probabilities, same shape as logits: removed tokens get exactly 0 and "
+            "every row sums to 1.",
+            cases=("rows sum to one after filtering", "banned tokens", "two batch dimensions"),
+            broken_by=("not-renormalised", "never-renormalised")),
+    promise("the number of CDF entries at or below u",
+            cases=("u exactly on a CDF boundary", "a boundary before zero-probability tokens",
+                   "u = 0 with zero-probability first tokens", "sample one row"),
+            broken_by=("cdf-side-left", "probabilities-not-cdf")),
+    promise("a Python int for a single row, an int array of shape (...) for a batch",
+            cases=("sample one row", "a batch of rows", "example 9"),
+            broken_by=("returns-numpy-int", "u-not-broadcast", "cumsum-flattens")),
+    promise("The order is temperature, then top-k, then top-p.",
+            cases=("top-p after temperature", "top-p after top-k", "temperature below 1"),
+            broken_by=("filters-before-temperature", "top-p-ignores-top-k",
+                       "temperature-on-probabilities", "temperature-multiplies")),
+    promise("Stable for huge logits (near ±3000) and small temperatures: no overflow, no NaN.",
+            cases=("huge logits", "hugely negative logits"), broken_by=("softmax-without-max",)),
+)
+
+SPEC = Spec(promises=PROMISES, 
     hint_topics=(("temperature 0", "softmax", "-inf", "huge logits", "divid", "largest", "running totals",
                   "interval", "boundary"),
                  ("threshold", "sample", "batch", "np.sort", "top-k", "top-p", "before", "cumsum", "cut-off",
@@ -158,6 +198,19 @@ def cases(rng):
     desc, cum = sorted_probs(base)
     yield case("top-p near 1", call("next_token_probs", base, top_p=cum[-2] + 0.5 * desc[-1]),
                probe="a top_p that only all 11 tokens together reach: nothing is removed", hint=2)
+
+    # top-p equal to a running total: the token whose preceding mass equals p is not kept (the
+    # mass before it is not below p); drawn until every way of summing the mass agrees exactly,
+    # and that mass rounded to float32 falls below p (so a float32 running total keeps the token)
+    while True:
+        base = distinct_logits(rng, 8, spread=0.8)
+        desc, cum = sorted_probs(base)
+        if cum[2] == cum[3] - desc[3] == desc[0] + desc[1] + desc[2] > np.float32(cum[2]):
+            break
+    yield case("top-p equal to the mass before a token",
+               call("next_token_probs", base, top_p=cum[2]),
+               probe="a top_p exactly equal to the mass of the 3 most likely tokens: the 4th token's "
+                     "preceding mass is not below p, so it is removed", hint=2)
 
     # top-p ties: the token that crosses p is tied with the next one
     base = distinct_logits(rng, 9, spread=0.8)

@@ -23,6 +23,8 @@ def keep_top_p(probs, top_p, rule):
         n_keep = np.sum(cum <= top_p, axis=-1, keepdims=True)
     elif rule == "one-more":                      # the crossing token counted in twice
         n_keep = np.minimum(np.sum(cum - desc < top_p, axis=-1, keepdims=True) + 1, probs.shape[-1])
+    elif rule == "at-or-below":                   # a preceding mass equal to p kept too
+        n_keep = np.sum(cum - desc <= top_p, axis=-1, keepdims=True)
     elif rule == "by-position":                   # the mask scattered back through the sort order
         order = np.argsort(-probs, axis=-1, kind="stable")
         keep_sorted = cum - desc < top_p
@@ -175,6 +177,14 @@ Your top-p keeps one token too many: after counting the tokens whose preceding m
 most likely tokens whose mass reaches p, so it stops at the token that makes the total reach p.""")
 def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     return pipeline(logits, temperature, top_k, top_p, topp="one-more")
+
+
+@mistake("top-p-keeps-mass-equal-to-p", hint=2, message="""\
+Your top-p keeps a token whose preceding mass is exactly p (`before <= top_p`). The nucleus stops at
+the token that makes the total reach p: once the tokens before it hold p, it is not needed. Keep
+the tokens whose preceding mass is strictly below p, `before < top_p`.""")
+def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
+    return pipeline(logits, temperature, top_k, top_p, topp="at-or-below")
 
 
 @mistake("top-p-unsorted", hint=2, message="""\

@@ -1,9 +1,36 @@
 """Hidden cases for lesson 19 (decoding with a KV cache)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(
+PROMISES = (
+    promise("with the projected, head-split keys and values of the T_past earlier tokens",
+            cases=("a chunk after a cache", "one new token"),
+            broken_by=("caches-before-projection", "cache-ignored", "cached-keys-as-values")),
+    promise("equal to the last T_new rows of lesson 08's mha_forward run on all T_past + T_new "
+            "tokens",
+            cases=("prefill from an empty cache", "a chunk after a cache",
+                   "a chunk longer than the cache", "prefill then chunks equals the full forward"),
+            broken_by=("top-left-mask", "no-mask-with-a-cache", "square-mask", "no-mask",
+                       "no-output-projection", "values-from-wk", "keys-from-wq",
+                       "float32-arithmetic")),
+    promise("the old entries, then the new ones.",
+            cases=("a chunk after a cache", "one new token", "a chunk as long as the cache"),
+            broken_by=("cache-not-extended", "cache-replaced", "caches-queries",
+                       "concatenate-default-axis", "new-before-old", "concatenate-feature-axis",
+                       "cache-as-tuple")),
+    promise('Do not change the cache you are given (no cache["k"] = ...): return a new dict.',
+            cases=("a chunk after a cache",), broken_by=("cache-changed-in-place",)),
+    promise("The mask is applied before the softmax; each head's scores are divided by "
+            "sqrt(D / H).",
+            cases=("a future key with a huge score", "sharp attention", "a chunk after a cache"),
+            broken_by=("mask-after-softmax", "scale-by-model-width", "no-scale")),
+    promise("with any number of leading batch dimensions (none, one, or more)",
+            cases=("a batch", "two batch dimensions", "one new token"),
+            broken_by=("concatenate-axis-1",)),
+)
+
+SPEC = Spec(promises=PROMISES, 
     hint_topics=(("shapes", "T_past", "first", "cache"), ("axis=-2", "time axis", "batch", "mask", "concatenate", "causal_mask(T_new, T_past + T_new)", "before the softmax", "new dict", "never write"), ("merge_heads", "split_heads", "x_new @ Wk", "q.shape[-1]")),
     functions=("decode_step",),
     no_loops=True,

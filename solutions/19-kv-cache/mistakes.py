@@ -300,3 +300,38 @@ def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     q, k, v = projected(x_new, Wq, Wq, Wv, n_heads)
     k, v = extended(cache, k, v)
     return attend(q, k, v, Wo), {"k": k, "v": v}
+
+
+@mistake("mask-inverted", hint=2, message="""\
+Your mask hides the keys a token may see and keeps the ones it may not: `np.where(mask, -np.inf,
+scores)` puts -inf where `causal_mask` says True. True means "may attend": keep those scores and
+hide the rest, `np.where(mask, scores, -np.inf)`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    weights = stable_softmax(np.where(bottom_right(q.shape[-2], k.shape[-2]), -np.inf, scores))
+    return merge(weights @ v) @ Wo, {"k": k, "v": v}
+
+
+@mistake("softmax-over-queries", message="""\
+Your softmax runs over axis -2, the new tokens, so each key's weights are shared out among the
+queries instead of each query's among the keys. Every query's row of scores is a distribution
+over the keys it may see: `softmax(scores, axis=-1)`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    scores = np.where(bottom_right(q.shape[-2], k.shape[-2]), scores, -np.inf)
+    e = np.exp(scores - np.max(scores, axis=-2, keepdims=True))
+    return merge(e / np.sum(e, axis=-2, keepdims=True) @ v) @ Wo, {"k": k, "v": v}
+
+
+@mistake("scale-without-square-root", hint=3, message="""\
+You divide the scores by the head size, `q.shape[-1]`, instead of by its square root. The scale
+that keeps dot products of D/H-long vectors at a steady size is sqrt(D / H):
+`/ np.sqrt(q.shape[-1])`.""")
+def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
+    q, k, v = projected(x_new, Wq, Wk, Wv, n_heads)
+    k, v = extended(cache, k, v)
+    return attend(q, k, v, Wo, scale=q.shape[-1] ** 2), {"k": k, "v": v}

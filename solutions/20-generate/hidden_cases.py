@@ -1,11 +1,56 @@
 """Hidden cases for lesson 20 (generation with a context window)."""
 from pathlib import Path
 
+import numpy as np
 import torch
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(hint_topics=(("ids[:, -context:]", "context", "crop", "argmax", "greedy", "torch.cat", "max_new_tokens",
+PROMISES = (
+    promise("max_new_tokens: at most this many tokens are appended to each row (0 returns the "
+            "prompts).", cases=("no new tokens", "one new token", "greedy inside the window"),
+            broken_by=("total-length", "one-step-short")),
+    promise("context: at every step, the model is called on the last context tokens of each row "
+            "only.",
+            cases=("example 2", "the window slides", "window at the model's limit",
+                   "prompt longer than the window"),
+            broken_by=("no-crop", "crop-first-tokens", "window-one-short", "window-one-long",
+                       "cropped-once")),
+    promise("A row that produces it is finished; the end token stays in the output, and the row is "
+            "padded with eos_id from then on. Stop as soon as every row is finished.",
+            cases=("example 3", "end token, one row", "end token, rows finish apart",
+                   "end token never produced"),
+            broken_by=("end-token-dropped", "pads-with-zero", "stop-at-first-row",
+                       "finished-rows-continue", "stops-one-step-late", "eos-test-on-a-tensor")),
+    promise("Only generated tokens count: a prompt that ends with eos_id is not finished.",
+            cases=("a prompt that ends with the end token",),
+            broken_by=("prompt-end-token-stops",)),
+    promise("temperature: 0 means greedy (argmax over the vocabulary).",
+            cases=("greedy inside the window", "batch of one", "example 1"),
+            broken_by=("argmax-over-time", "argmax-without-dim", "argmax-flat-index")),
+    promise("Above 0, sample from softmax(logits / temperature) by inverse CDF: at step s, row b "
+            "takes the smallest token whose cumulative probability exceeds uniforms[s][b]",
+            cases=("example 4", "sampled, temperature 0.7", "sampled, temperature 1.8",
+                   "u on the boundaries of equal intervals"),
+            broken_by=("temperature-multiplied", "same-uniform-every-step", "always-greedy",
+                       "cdf-ignored", "cdf-at-or-above-u", "softmax-over-batch")),
+    promise("or the last token if none does", cases=("u at or above the last running total",),
+            broken_by=("no-fallback-to-the-last-token",
+                       edit(".clamp(max=logits.shape[-1] - 1)", ""))),
+    promise("uniforms: numbers in [0, 1) of shape (max_new_tokens, B) (a tensor or nested lists)",
+            cases=("example 4", "u a hair above a running total"),
+            broken_by=("uniforms-in-float32",)),
+    promise("Only the last position's logits choose the next token.",
+            cases=("greedy inside the window", "one new token"),
+            broken_by=("first-position-logits",)),
+    promise("raises the model's ValueError", cases=("a context beyond the model's positions",),
+            broken_by=("hides-the-model-error",)),
+    promise("Leave ids unchanged: build new tensors.", cases=("greedy inside the window",),
+            broken_by=(edit("    ids = torch.as_tensor(ids, dtype=torch.int64)\n",
+                            "    ids = torch.as_tensor(ids, dtype=torch.int64)\n    ids[:, 0] = 0\n"),)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(("ids[:, -context:]", "context", "crop", "argmax", "greedy", "torch.cat", "max_new_tokens",
                   "[:, -1, :]"), ("shape", "dim=-1", "(B, 1)", "next_id[:, None]", "cdf", "cumsum", "temperature", "clamped", "V - 1"), ("finished", "eos_id", "break", "uniforms", "range(max_new_tokens)")),
             functions=("generate", "generate_with_model"))
 
@@ -102,6 +147,44 @@ def even_model(rng, n_positions, live=8):
     return params
 
 
+def last_total_below_u(rng, b, t0, n, context, n_positions, temperature):
+    """A model, prompts and uniforms whose last step has a row where rounding leaves the last
+    running total below 1 and u equal to it: no total exceeds u, so the row takes the last token.
+    The last token is likely there (2% or more), so any sound way of summing picks it. Drawn again
+    until so, whatever the seed."""
+    while True:
+        params, ids = model(rng, n_positions, scale=1.0), prompt(rng, b, t0)
+        u = torch.from_numpy(rng.uniform(size=(n, b)))
+        before = reference(params, ids, n - 1, context, temperature=temperature, uniforms=u[:n - 1])
+        logits = REFERENCE["make_logits_fn"](params)(before[:, -context:])[:, -1, :]
+        probs = torch.softmax(logits / temperature, dim=-1)
+        last = torch.cumsum(probs, dim=-1)[:, -1]
+        rows = [r for r in range(b) if last[r] < 1.0 and probs[r, -1] > 0.02]
+        if rows:
+            u[-1, rows] = last[rows]
+            return params, ids, u
+
+
+def u_a_hair_above(rng, b, t0, n, context, n_positions, temperature):
+    """A model, prompts and uniforms as nested lists of floats, whose first step gives every row a
+    u 1e-12 above one of its running totals, where rounding u to float32 would put it below that
+    total: the row takes the next token, a float32 u the one before. Drawn again until so."""
+    while True:
+        params, ids = model(rng, n_positions, scale=1.0), prompt(rng, b, t0)
+        logits = REFERENCE["make_logits_fn"](params)(ids[:, -context:])[:, -1, :]
+        probs = torch.softmax(logits / temperature, dim=-1)
+        cdf = torch.cumsum(probs, dim=-1)
+        u = rng.uniform(size=(n, b))
+        for r in range(b):
+            above = [float(cdf[r, i]) + 1e-12 for i in range(V - 1) if probs[r, i + 1] > 1e-6
+                     and float(np.float32(float(cdf[r, i]) + 1e-12)) < float(cdf[r, i])]
+            if not above:
+                break
+            u[0, r] = above[int(rng.integers(len(above)))]
+        else:
+            return params, ids, u.tolist()
+
+
 def cases(rng):
     p, ids = model(rng, 12), prompt(rng, 2, 3)
     yield case("greedy inside the window", call("generate_with_model", p, ids, 5, 10),
@@ -172,3 +255,20 @@ def cases(rng):
                probe="a model that gives 8 of the 11 tokens probability exactly 1/8 (the rest 0), and "
                      "every u a multiple of 1/8, so each u equals a running total: the token is the "
                      "first whose cdf EXCEEDS u, so u = cdf[i] picks a later token than i", hint=2)
+    p, ids, u = last_total_below_u(rng, 3, 3, 4, 6, 12, 1.1)
+    yield case("u at or above the last running total",
+               call("generate_with_model", p, ids, 4, 6, temperature=1.1, uniforms=u),
+               probe="at the last step, a row whose running totals end a hair below 1 and whose u "
+                     "equals the last of them: no cdf entry exceeds u, so the row takes the last "
+                     "token, V - 1 (a count of V names no token)", hint=2)
+    p, ids = model(rng, 5), prompt(rng, 2, 4)
+    yield case("a context beyond the model's positions",
+               call("generate_with_model", p, ids, 4, 100), raises="ValueError",
+               probe="context 100 for a model of 5 positions: on the third step the rows hold 6 "
+                     "tokens, and the model's ValueError must reach the caller", hint=1)
+    p, ids, u = u_a_hair_above(rng, 2, 4, 3, 6, 12, 0.8)
+    yield case("u a hair above a running total",
+               call("generate_with_model", p, ids, 3, 6, temperature=0.8, uniforms=u),
+               probe="uniforms as nested lists of floats; at the first step each row's u is 1e-12 "
+                     "above one of its running totals (cdf), so the next token is chosen: u must "
+                     "stay float64 (a float32 u falls below that total)", hint=2)

@@ -447,3 +447,80 @@ def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0
         if done(finished, eos_id):
             break
     return ids
+
+
+@mistake("no-fallback-to-the-last-token", hint=2, message="""\
+When rounding leaves the last running total a hair below 1 and u falls at or above it, no total
+exceeds u, and your count of the totals at or below u is V: a token that does not exist. Take the
+last token then: clamp the count to V - 1, `.clamp(max=logits.shape[-1] - 1)`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits, dim=-1)
+        else:
+            cdf = torch.cumsum(torch.softmax(logits / temperature, dim=-1), dim=-1)
+            u = torch.as_tensor(uniforms[step], dtype=torch.float64)
+            next_id = (cdf <= u[:, None]).sum(dim=-1)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("hides-the-model-error", hint=1, message="""\
+Your code catches the model's ValueError and returns what it has so far. When `context` is larger
+than the model can read, the model refuses the window it is given, and that error is the caller's to
+see: the crop keeps the last `context` tokens, `ids[:, -context:]`, and whatever the model says
+about that window passes through.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        try:
+            logits = logits_fn(ids[:, -context:])[:, -1, :]
+        except ValueError:
+            break
+        ids, finished = finish(ids, choose(logits, step, temperature, uniforms), finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("uniforms-in-float32", hint=3, message="""\
+Your uniform numbers are float32: `torch.tensor(uniforms[step])` makes float32 from a list of
+Python floats, and rounding moves u by up to 3e-8, enough to cross a running total and pick the
+neighbouring token. Keep them float64: `torch.as_tensor(uniforms[step], dtype=torch.float64)`.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        if temperature == 0:
+            next_id = torch.argmax(logits, dim=-1)
+        else:
+            cdf = torch.cumsum(torch.softmax(logits / temperature, dim=-1), dim=-1)
+            u = torch.tensor(uniforms[step])
+            next_id = (cdf <= u[:, None]).sum(dim=-1).clamp(max=logits.shape[-1] - 1)
+        ids, finished = finish(ids, next_id, finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids
+
+
+@mistake("temperature-ignored", hint=2, message="""\
+You sample from `softmax(logits)` whatever the temperature, so every temperature above 0 samples as
+if it were 1. Temperature divides the logits before the softmax: `torch.softmax(logits /
+temperature, dim=-1)`; below 1 it sharpens the distribution, above 1 it flattens it.""")
+def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
+    ids = torch.as_tensor(ids, dtype=torch.int64)
+    finished = torch.zeros(ids.shape[0], dtype=torch.bool)
+    for step in range(max_new_tokens):
+        logits = logits_fn(ids[:, -context:])[:, -1, :]
+        ids, finished = finish(ids, choose(logits, step, 1.0 if temperature else 0, uniforms),
+                               finished, eos_id)
+        if done(finished, eos_id):
+            break
+    return ids

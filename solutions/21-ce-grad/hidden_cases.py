@@ -1,9 +1,35 @@
 """Hidden cases for lesson 21 (the cross-entropy loss and its gradient, by hand)."""
 import numpy as np
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
 
-SPEC = Spec(
+PROMISES = (
+    promise("ignore_index: the target value of rows to leave out (any int: -100, -1, or a real "
+            "class such as a padding token's id).",
+            cases=("some rows ignored", "all ignored but one", "a class index as ignore_index",
+                   "ignore_index -1"),
+            broken_by=("ignore-index-hardcoded", "ignore-index-hardcoded-indexed",
+                       "ignored-targets-used-as-indices", "ignored-rows-in-the-loss")),
+    promise(r"loss a float, the mean over the kept rows of $-\log \mathrm{softmax}(z_i)_{t_i}$",
+            cases=("example 1", "a batch, nothing ignored", "some rows ignored", "one row"),
+            broken_by=("loss-not-divided", "divides-by-all-rows", "mean-over-entries",
+                       "softmax-over-the-batch", "picked-logits-matrix", "sum-not-mean")),
+    promise("grad an array (N, V), the gradient of loss with respect to logits, zero in the ignored "
+            "rows.",
+            cases=("gradient matches finite differences", "a batch, nothing ignored",
+                   "some rows ignored"),
+            broken_by=("grad-not-divided", "grad-sign-flipped", "ignored-rows-not-zeroed",
+                       "one-hot-indices-swapped", "grad-divided-by-all-rows",
+                       "ignored-rows-kept-in-grad", "grad-softmax-over-the-batch")),
+    promise(r"Stable: logits near $\pm 1000$, and targets whose logit is 1000 below the row's best, "
+            "give finite answers with no floating-point warning.",
+            cases=("huge logits", "hugely negative logits", "rows far apart",
+                   "a target far below the best logit"),
+            broken_by=("exp-without-max", "grad-softmax-unstable", "log-of-softmax",
+                       edit("np.max(logits, axis=-1, keepdims=True)", "np.max(logits, keepdims=True)"))),
+)
+
+SPEC = Spec(promises=PROMISES, 
     hint_topics=(("one row", "rows", "batch", "gradient", "softmax", "one-hot", "mean",
                   "divided by the same number"),
                  ("keep", "ignore", "np.where(keep, targets, 0)", "stably", "z - m", "log-prob", "keep[:, None]", "indices"), ("one_hot", "exp(log_probs)", "/ n", "arange(N)", "log_probs", "axis=-1")),
@@ -109,6 +135,12 @@ def cases(rng):
                probe="logits near -1000 (z - m keeps exp from underflowing), floating-point warnings "
                      "raised as errors", float_errors=True,
                hint=2)
+    logits = rng.uniform(-8.0, 8.0, size=(4, 5)) + np.array([[1000.0], [-1000.0], [0.0], [1000.0]])
+    yield case("rows far apart",
+               call("ce_loss_and_grad", logits, targets_with(rng, 4, 5, [])),
+               probe="rows near 1000, near -1000 and near 0 in one batch: each row needs its own "
+                     "maximum (z - m per row), floating-point warnings raised as errors",
+               float_errors=True, hint=2)
     logits = rng.normal(size=(4, 7))
     t = targets_with(rng, 4, 7, [3])
     for i in (0, 2):      # the target's logit sits 1000 below the row's best: its probability is 0.0

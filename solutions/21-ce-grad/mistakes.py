@@ -258,3 +258,28 @@ def ce_loss_and_grad(logits, targets, ignore_index=-100):
     safe = np.where(keep, targets, 0)
     one_hot = np.arange(logits.shape[1]) == safe[:, None]
     return loss, (np.exp(log_softmax(logits, axis=0)) - one_hot) * keep[:, None] / np.sum(keep)
+
+
+@mistake("log-probs-not-normalised", hint=2, message="""\
+Your log-probabilities are the shifted logits themselves, `z - m`: the log of the softmax's
+denominator is missing, so your loss and gradient use numbers that are not log-probabilities.
+Subtract the log-sum-exp of each row too: `log_probs = z - m - np.log(np.sum(np.exp(z - m),
+axis=-1, keepdims=True))`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    n, v = logits.shape
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    log_probs = logits - np.max(logits, axis=-1, keepdims=True)
+    loss = -np.sum(np.where(keep, log_probs[np.arange(n), safe], 0.0)) / np.sum(keep)
+    one_hot = np.arange(v) == safe[:, None]
+    return float(loss), (np.exp(log_probs) - one_hot) * keep[:, None] / np.sum(keep)
+
+
+@mistake("one-hot-not-subtracted", hint=3, message="""\
+Your gradient is the softmax alone, divided by the number of kept rows: the one-hot of each target
+is missing. The gradient of -log softmax(z)[t] with respect to z is softmax(z) minus the one-hot of
+t: `grad = (np.exp(log_probs) - one_hot) * keep[:, None] / n`.""")
+def ce_loss_and_grad(logits, targets, ignore_index=-100):
+    loss, grad = variant(logits, targets, ignore_index)
+    keep = targets != ignore_index
+    return loss, np.exp(log_softmax(logits)) * keep[:, None] / np.sum(keep)

@@ -1,9 +1,34 @@
 """Hidden cases for lesson 22 (one training step with AdamW by hand)."""
 import torch
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 
-SPEC = Spec(hint_topics=(('t = state["step"] + 1', "bias correction", "new dicts", "never assign",
+PROMISES = (
+    promise("Apply the update above to every parameter with t = s + 1",
+            cases=("example 1", "first step", "a later step", "tiny gradients"),
+            broken_by=("no-bias-correction", "bias-correction-before-count", "eps-inside-sqrt",
+                       "betas-swapped", "v-not-squared", "wrong-sign", "update-with-old-moments",
+                       "corrected-step-size")),
+    promise('new_state = {"step": s + 1, "m": ..., "v": ...} holding the updated, uncorrected '
+            "moments", cases=("a later step", "five steps", "first step"),
+            broken_by=("moments-not-saved", "corrected-moments-saved", "step-not-counted")),
+    promise("Decay every parameter (biases and norms included), as torch.optim.AdamW does with a "
+            "single parameter group.", cases=("strong weight decay", "first step"),
+            broken_by=("l2-not-decoupled", "decay-after-update", "decay-without-lr",
+                       "decay-lr-squared")),
+    promise("its gradient with respect to every parameter by autograd; and one adamw_step with all "
+            "the given settings.",
+            cases=("train step, one block", "train step, two blocks, later step",
+                   "the same batch four times"),
+            broken_by=("defaults-in-train-step", "no-requires-grad", "shifted-before-the-loss")),
+    promise("where loss is the loss BEFORE the update, as a Python float",
+            cases=("train step, one block", "five steps"),
+            broken_by=("loss-after-step", "loss-as-tensor")),
+    promise("Leave params, grads and state unchanged: no in-place operations on them.",
+            cases=("first step", "a later step"), broken_by=("changes-its-inputs",)),
+)
+
+SPEC = Spec(promises=PROMISES, hint_topics=(('t = state["step"] + 1', "bias correction", "new dicts", "never assign",
                           "one parameter"),
                          ("decay", "weight_decay", "+ eps", "sqrt(v_hat)", "old `p`", "moments",
                           "leaf", "autograd.grad", "detach"),

@@ -355,3 +355,97 @@ def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, we
     grads = dict(zip(leaves, torch.autograd.grad(loss, list(leaves.values()))))
     new_params, new_state = adamw_step(params, grads, state, lr, betas, eps, weight_decay)
     return loss.item(), new_params, new_state
+
+
+def stepped(params, grads, state, betas, moments, update):
+    """AdamW's loop over the parameters, with the moments `moments(m, v, g, b1, b2)` and the new
+    weights `update(p, m, v, t, b1, b2)` of a variant (the right ones for every other step)."""
+    b1, b2 = betas
+    t = state["step"] + 1
+    new_params, m_new, v_new = {}, {}, {}
+    for name, p in params.items():
+        m, v = moments(state["m"][name], state["v"][name], grads[name], b1, b2)
+        new_params[name] = update(p, m, v, t, b1, b2)
+        m_new[name], v_new[name] = m, v
+    return new_params, {"step": t, "m": m_new, "v": v_new}
+
+
+def right_moments(m, v, g, b1, b2):
+    return b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
+
+
+@mistake("first-moment-not-corrected", hint=3, message="""\
+You divide v by its bias correction (1 - b2**t) but use m as it is. Both running averages start at
+zero and need their own correction, so your first steps are about ten times too small (after one
+step m is only 0.1 g). Correct both: `m_hat = m / (1 - b1 ** t)` and `v_hat = v / (1 - b2 ** t)`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas, right_moments, lambda p, m, v, t, b1, b2:
+                   p - lr * weight_decay * p - lr * m / (torch.sqrt(v / (1 - b2 ** t)) + eps))
+
+
+@mistake("second-moment-not-corrected", hint=3, message="""\
+You divide m by its bias correction (1 - b1**t) but use v as it is. v starts at zero too, so in the
+first steps sqrt(v) is far too small and your steps far too large (after one step v is only
+0.001 g^2). Correct both: `m_hat = m / (1 - b1 ** t)` and `v_hat = v / (1 - b2 ** t)`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas, right_moments, lambda p, m, v, t, b1, b2:
+                   p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v) + eps))
+
+
+@mistake("no-eps", hint=2, message="""\
+You divide by sqrt(v_hat) alone, without eps. Where a gradient is zero (or tiny) v_hat is zero too,
+and the step is 0/0 (NaN) or huge. AdamW adds eps outside the square root: `sqrt(v_hat) + eps`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas, right_moments, lambda p, m, v, t, b1, b2:
+                   p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / torch.sqrt(v / (1 - b2 ** t)))
+
+
+@mistake("no-square-root", hint=2, message="""\
+You divide by v_hat + eps without its square root. v estimates the SQUARE of the gradient, so the
+step must divide by its root, which has the gradient's own size: `m_hat / (torch.sqrt(v_hat) + eps)`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas, right_moments, lambda p, m, v, t, b1, b2:
+                   p - lr * weight_decay * p - lr * (m / (1 - b1 ** t)) / (v / (1 - b2 ** t) + eps))
+
+
+@mistake("no-weight-decay", hint=2, message="""\
+Your step leaves out the weight decay: the weights move by the Adam step alone. AdamW also shrinks
+every weight towards zero in proportion to itself, on the old weights: `p - lr * weight_decay * p -
+lr * m_hat / (sqrt(v_hat) + eps)`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas, right_moments, lambda p, m, v, t, b1, b2:
+                   p - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps))
+
+
+@mistake("gradient-not-weighted", hint=3, message="""\
+Your running averages add the new gradient at full weight (`b1 * m + g`), as momentum does. Adam's
+moments are weighted averages: the old one keeps b1 of its weight and the new gradient gets the
+rest, `m = b1 * m + (1 - b1) * g` and `v = b2 * v + (1 - b2) * g * g`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas,
+                   lambda m, v, g, b1, b2: (b1 * m + g, b2 * v + g * g),
+                   lambda p, m, v, t, b1, b2: p - lr * weight_decay * p
+                   - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps))
+
+
+
+@mistake("old-step-number", hint=1, message="""\
+You take this step's number to be the count of steps so far, `t = state["step"]`, both in the bias
+correction and in the state you return: the first step divides by 1 - b1**0 = 0, and the count
+never grows. This step is number `t = state["step"] + 1`; use that t in both places.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    new_params, new_state = stepped(params, grads, dict(state, step=state["step"] - 1), betas,
+                                    right_moments, lambda p, m, v, t, b1, b2: p - lr * weight_decay * p
+                                    - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps))
+    return new_params, new_state
+
+
+@mistake("first-moment-unweighted", hint=3, message="""\
+Your first moment adds the new gradient at full weight (`m = b1 * m + g`), as momentum does. Adam's
+m is a weighted average: the old value keeps b1 of its weight and the gradient gets the rest,
+`m = b1 * m + (1 - b1) * g`.""")
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
+    return stepped(params, grads, state, betas,
+                   lambda m, v, g, b1, b2: (b1 * m + g, b2 * v + (1 - b2) * g * g),
+                   lambda p, m, v, t, b1, b2: p - lr * weight_decay * p
+                   - lr * (m / (1 - b1 ** t)) / (torch.sqrt(v / (1 - b2 ** t)) + eps))
