@@ -117,7 +117,7 @@ def test_sigkill_at_any_point_loses_nothing_and_the_rerun_matches_an_uninterrupt
                              "s ON s.id = r.submission GROUP BY 1, 2").fetchall()
     assert len(per_job) == 7 and all(n == 1 for *_, n in per_job), per_job   # none graded twice
     assert exports(out) == exports(reference)
-    with open(out / "grades.csv", newline="") as f:
+    with open(out / "grades.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["learner", "01-softmax", "02-attention", "total"]
     assert len(rows) == 1 + 6 + EMPTY_LEARNERS and rows[1] == ["alice", "1", "1", "2"]
@@ -143,7 +143,7 @@ def test_a_rerun_grades_only_what_changed(workbook, tmp_path):
                              "s.id = r.submission JOIN current c ON c.learner = s.learner AND "
                              "c.lesson = s.lesson WHERE s.learner = 'bob' ORDER BY r.id").fetchall()
     assert len(history) == 2 and history[1] == (1.0, 1) and history[0][1] == 0
-    assert "bob,1," in (out / "grades.csv").read_text()
+    assert "bob,1," in (out / "grades.csv").read_text("utf-8-sig")
     regrade = grader(workbook, *args, "--regrade")
     assert "Graded 6 submissions" in regrade.stdout and results(out) == 13
 
@@ -155,7 +155,7 @@ def test_grading_one_lesson_then_another_keeps_both_columns(workbook, tmp_path):
         done = grader(workbook, "grade", str(cls), "--lessons", lesson, "--out", str(out),
                       "--no-sandbox")
         assert done.returncode == 0, done.stdout
-    with open(out / "grades.csv", newline="") as f:
+    with open(out / "grades.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["learner", "01-softmax", "02-attention", "total"]
     assert rows[1] == ["alice", "1", "1", "2"] and rows[2][:3] == ["bob", rows[2][1], ""]
@@ -227,7 +227,7 @@ def test_a_gradebook_of_the_first_schema_is_migrated_with_its_history(workbook, 
     with sqlite3.connect(out / "gradebook.sqlite") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 2
         assert db.execute("SELECT result FROM current WHERE learner = 'gone'").fetchone() == (1,)
-    assert "gone,0.5,0.5" in (out / "grades.csv").read_text()
+    assert "gone,0.5,0.5" in (out / "grades.csv").read_text("utf-8-sig")
     assert "expected 7" not in (out / "feedback" / "gone.html").read_text()
 
 

@@ -93,6 +93,6 @@ def test_a_real_nbgrader_round_trip_agrees_with_grader_grade(tmp_path):
     out = tmp_path / "grading"
     done = grader(ROOT, "grade", str(course), "--lessons", "01", "--out", str(out))
     assert done.returncode == 0, done.stdout + done.stderr
-    with open(out / "grades.csv", newline="") as f:
+    with open(out / "grades.csv", newline="", encoding="utf-8-sig") as f:
         ours = {row["learner"]: float(row["01-softmax"]) for row in csv.DictReader(f)}
     assert ours == {who: pytest.approx(score / total, abs=1e-3) for who, (score, total) in scores.items()}

@@ -7,6 +7,7 @@ words: its name, what it probes (the author's text) and a verdict chosen from fi
 cases may show their input, expected answer, the learner's answer and what it printed.
 """
 import builtins
+import hashlib
 import re
 import time
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from grader.display import show, shape_of
 from grader.judge.grade import Result, grade_file
 from grader.learner.report import call_text
+from .learnerfiles import Refused
 
 MAX_SHOWN = 4000
 GRADER_FAULT = "the grader could not grade this file"
@@ -26,6 +28,7 @@ class Graded:
     lesson: str
     path: str
     row: dict          # what Gradebook.record stores
+    sha256: str = None  # of the bytes graded (None: nothing was read)
 
 
 def hidden_verdict(r):
@@ -111,21 +114,27 @@ def result_row(result, fault=None):
     }
 
 
-def grade_job(submission, pool, limits, name=None):
+def grade_job(submission, pool, limits, name=None, data=None):
     """(Graded, seconds) for one submission; nothing that goes wrong here stops the class. `name`:
-    how tracebacks name the file (default: its path)."""
+    how tracebacks name the file (default: its path); `data`: its bytes, when already read."""
     start = time.monotonic()
-    lesson, fault = submission.lesson, None
+    lesson, fault, sha = submission.lesson, None, None
     try:
         if submission.problem:
             result = Result(lesson, submission.path, error=submission.problem)
         else:
-            result = grade_file(lesson, submission.path, pool, limits, name=name)
+            try:
+                data = submission.read() if data is None else data
+            except Refused as exc:
+                result = Result(lesson, submission.path, error=str(exc))
+            else:
+                sha = hashlib.sha256(data).hexdigest()
+                result = grade_file(lesson, submission.path, pool, limits, name=name, data=data)
         row = result_row(result)
     except Exception as exc:    # the grader's own failure on this job: record it, go on
         fault = exc
         result = Result(lesson, submission.path,
                         error=f"{GRADER_FAULT}: {type(exc).__name__}: {exc}")
         row = result_row(result, fault)
-    return (Graded(submission.learner, lesson.id, str(submission.path), row),
+    return (Graded(submission.learner, lesson.id, str(submission.path), row, sha),
             time.monotonic() - start)

@@ -89,19 +89,21 @@ def shown_name(path):
         return str(path)
 
 
-def read_source(path):
+def read_source(path, data=None):
     """The learner's file (or a notebook's answer cells) as (text, syntax tree); raises ValueError
-    (or SyntaxError) with a learner-facing reason."""
+    (or SyntaxError) with a learner-facing reason. `data`: the file's bytes, already read (`path`
+    then only names it)."""
     path = Path(path)
-    if not path.is_file():
+    if data is None and not path.is_file():
         raise ValueError(f"there is no file at {shown_name(path)}")
-    if path.suffix == ".ipynb":
-        source = answer_source(path)
+    if path.suffix.lower() == ".ipynb":
+        source = answer_source(path, data)
     else:
-        if path.stat().st_size > MAX_SOURCE:
+        if (path.stat().st_size if data is None else len(data)) > MAX_SOURCE:
             raise ValueError(f"{path.name} is larger than {MAX_SOURCE // 1024} KiB")
         try:
-            source = path.read_text(encoding="utf-8")
+            source = (path.read_bytes() if data is None else data).decode("utf-8")
+            source = source.replace("\r\n", "\n").replace("\r", "\n")    # as text files read
         except UnicodeDecodeError:
             raise ValueError(f"{path.name} is not UTF-8 text") from None
     try:
@@ -157,13 +159,14 @@ def run_learner(pool, source, cases, limits, name=None, progress=None):
     return job
 
 
-def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
+def grade_file(lesson, path, pool, limits=None, progress=None, name=None, data=None):
     """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
     is inside the Result. `progress(index, outcome)` is told as each case ends; `name` is how
-    tracebacks name the file (default: its path, as shown_name gives it)."""
+    tracebacks name the file (default: its path, as shown_name gives it); `data`: the file's bytes,
+    already read (the path then only names it)."""
     result = Result(lesson, Path(path))
     try:
-        source, tree = read_source(path)
+        source, tree = read_source(path, data)
     except SyntaxError as e:
         result.error, result.error_line = e.msg, e.lineno
         return result

@@ -4,7 +4,7 @@ error text) is escaped. The numbers also sit in data- attributes, for tools and 
 import base64
 import re
 
-from ..feedback import e, prose
+from ..escape import html as e, html_prose as prose
 from . import plots
 from .data import KINDS
 

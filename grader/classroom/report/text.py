@@ -1,9 +1,10 @@
-"""The class report in the terminal: rich tables of the same numbers the HTML report shows."""
-from rich.markup import escape
+"""The class report in the terminal: rich tables of the same numbers the HTML report shows. Every
+string from the gradebook goes through escape.terminal."""
 from rich import box
 from rich.table import Column, Table
 
 from grader.display import plural
+from ..escape import terminal
 
 TOP = 10          # the most common mistakes listed
 SHORT = {"timeout": "time-out", "crash": "crash", "error": "not gradable", "rule": "rule broken",
@@ -28,7 +29,7 @@ def lessons_table(report):
         top = l.mistakes[0] if l.mistakes else None
         table.add_row(f"{l.number:02d}", str(l.submitted), f"{len(l.passed)} ({percent(l.pass_rate)})",
                       str(len(l.missing) or ""), problems_text(l),
-                      f"{escape(top.name)} ({len(top.learners)})" if top else "")
+                      f"{terminal(top.name)} ({len(top.learners)})" if top else "")
     return table
 
 
@@ -38,8 +39,8 @@ def mistakes_table(report):
     table = Table("lesson", Column("diagnosis", no_wrap=True), "kind", "learners", "who", title="Most common mistakes",
                   title_justify="left", box=box.SIMPLE_HEAD)
     for m, l in found:
-        table.add_row(f"{l.number:02d}", escape(m.name), "likely cause" if m.symptom else "known",
-                      str(len(m.learners)), escape(", ".join(m.learners)))
+        table.add_row(f"{l.number:02d}", terminal(m.name), "likely cause" if m.symptom else "known",
+                      str(len(m.learners)), terminal(", ".join(m.learners)))
     return table if found else None
 
 
@@ -49,10 +50,10 @@ def print_report(console, report):
     if mistakes is not None:
         console.print(mistakes)
     if report.nothing:
-        console.print(f"Submitted nothing at all: {escape(', '.join(report.nothing))}")
+        console.print(f"Submitted nothing at all: {terminal(', '.join(report.nothing))}")
     for l in report.lessons:
         some = [learner for learner in l.missing if learner not in report.nothing]
         if some:
-            console.print(f"Nothing for {escape(l.id)}: {escape(', '.join(some))}")
+            console.print(f"Nothing for {terminal(l.id)}: {terminal(', '.join(some))}")
     console.print(f"{plural(len(report.learners), 'learner')}, "
                   f"{plural(report.lesson_count, 'lesson')}.")
