@@ -19,7 +19,8 @@ files is graded as one learner.
 
 SUFFIXES lists the kinds of file a learner hands in (Python files and notebooks, whose answer cells
 are the code); `read_functions` is the one place that looks inside a file. An nbgrader course's
-`submitted/<learner>/<assignment>/NN-slug.ipynb` is read as a class of learners.
+`submitted/<learner>/<assignment>/NN-slug.ipynb` is read as a class of learners. Learner ids and
+paths are kept printable (bytes that are not UTF-8 become backslash escapes).
 """
 import ast
 import re
@@ -111,16 +112,19 @@ def stem_of(name):
 
 
 def read_functions(folder, entry):
-    """The top-level function names a submission defines (empty when it cannot be read or
-    parsed)."""
+    """(the top-level function names a submission defines, None), or (an empty set, why it could
+    not be read: a notebook's reason, a refusal) when it cannot be read or parsed."""
     try:
         data = learnerfiles.read(folder, entry, MAX_SIZE.get(entry.suffix, MAX_SOURCE))
-        source = (answer_source(Path(entry.name), data) if entry.suffix == ".ipynb"
+        source = (answer_source(Path(printable(entry.name)), data) if entry.suffix == ".ipynb"
                   else data.decode("utf-8"))
         tree = ast.parse(source)
-    except (Refused, SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
-    return {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    except (Refused, ValueError) as exc:        # UnicodeDecodeError is a ValueError
+        return set(), str(exc)
+    except (SyntaxError, RecursionError, MemoryError):
+        return set(), None          # graded, it gets the reason: here it only names no lesson
+    return {n.name for n in tree.body
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}, None
 
 
 def reference_functions(lesson):
@@ -174,7 +178,10 @@ class Matcher:
                       "it in the lesson's folder (01-softmax/solution.py)")
 
     def by_content(self, folder, entry):
-        defined = read_functions(folder, entry)
+        defined, unread = read_functions(folder, entry)
+        if unread:
+            return None, (f"a {printable(entry.name)} outside a lesson folder, read to find its "
+                          f"lesson, could not be read: {unread}")
         scored = sorted(((len(defined & mine) / len(defined | mine), lesson_id)
                          for lesson_id, mine in self.defined.items()
                          if set(self.lessons[lesson_id].spec.functions) <= defined), reverse=True)
