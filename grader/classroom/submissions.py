@@ -102,7 +102,8 @@ def norm(name):
 
 def lesson_names(lesson_id):
     number, slug = lesson_id.split("-", 1)
-    return {norm(lesson_id), norm(slug), norm(number), str(int(number))}
+    return {norm(lesson_id), norm(slug), norm(number), str(int(number)),
+            str(int(number)) + norm(slug)}
 
 
 def stem_of(name):
