@@ -64,8 +64,8 @@ def print_report(console, report):
         if some:
             console.print(f"Nothing for {terminal(l.id)}: {terminal(', '.join(some))}")
     if report.ungraded:
-        console.print(f"{plural(len(report.ungraded), 'file')} handed in were not graded (listed "
-                      "in the HTML report, with the reasons).")
+        console.print(f"Not graded: {plural(len(report.ungraded), 'file')} handed in (the HTML "
+                      "report lists them, with the reasons).")
     if report.withdrawn:
         console.print(f"Left out, their folder being gone: {terminal(', '.join(report.withdrawn))}")
     console.print(f"{plural(len(report.learners), 'learner')}, "
