@@ -14,6 +14,7 @@ import pytest
 
 from conftest import ROOT, grader
 from mixed_class import MISTAKE, ENDLESS, put
+from grader.classroom.gradebook import SCHEMA_VERSION, connect
 
 OLD_SCHEMA = """
 CREATE TABLE learners (id TEXT PRIMARY KEY);
@@ -225,7 +226,7 @@ def test_a_gradebook_of_the_first_schema_is_migrated_with_its_history(workbook, 
     done = grader(workbook, "grade", str(cls), "--lessons", "01", "--out", str(out), "--no-sandbox")
     assert done.returncode == 0, done.stdout
     with sqlite3.connect(out / "gradebook.sqlite") as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert db.execute("SELECT result FROM current WHERE learner = 'gone'").fetchone() == (1,)
     assert "gone,0.5,0.5" in (out / "grades.csv").read_text("utf-8-sig")
     assert "expected 7" not in (out / "feedback" / "gone.html").read_text()
@@ -257,3 +258,45 @@ def test_a_full_disk_stops_with_a_clear_message_and_a_consistent_gradebook(workb
                    "--no-sandbox")
     assert again.returncode == 0, again.stdout
     assert results(saved) == kept + (7 - kept) and "alice,1,1,2" in (saved / "grades.csv").read_text()
+
+
+def test_a_gradebook_of_schema_2_is_migrated_and_keeps_its_learners(tmp_path):
+    path = tmp_path / "gradebook.sqlite"
+    connect(path).close()
+    with closing(sqlite3.connect(path)) as db, db:        # what schema 2 was
+        db.executescript("ALTER TABLE learners DROP COLUMN withdrawn; PRAGMA user_version = 2;"
+                         "INSERT INTO learners VALUES ('ada');")
+    with closing(connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.execute("SELECT id, withdrawn FROM learners").fetchall() == [("ada", None)]
+
+
+@pytest.mark.slow
+def test_a_learner_whose_folder_is_gone_is_marked_withdrawn_or_dropped_and_kept(workbook,
+                                                                                tmp_path):
+    cls, out = tmp_path / "class", tmp_path / "out"
+    soft = (ROOT / "solutions" / "01-softmax" / "solution.py").read_text()
+    for name in ("alice", "Zoë"):
+        put(cls / name / "01-softmax.py", soft)
+
+    def run(*extra):
+        done = grader(workbook, "grade", str(cls), "--lessons", "01", "--out", str(out),
+                      "--no-sandbox", "--jobs", "1", *extra)
+        assert done.returncode == 0, done.stdout + done.stderr
+        raw = (out / "grades.csv").read_bytes()
+        assert raw.startswith(b"\xef\xbb\xbf")         # the BOM: Excel reads UTF-8 names right
+        return done.stdout, raw.decode("utf-8-sig").splitlines()
+    assert run()[1] == ["learner,01-softmax,total", "Zoë,1,1", "alice,1,1"]
+    shutil.rmtree(cls / "Zoë")
+    said, rows = run()
+    assert rows == ["learner,01-softmax,total,status", "Zoë,1,1,withdrawn", "alice,1,1,"]
+    assert "No folder in the class any more for 1 learner of the gradebook: marked withdrawn in " \
+           "grades.csv (--drop leaves them out); their results stay in the gradebook: Zoë" in said
+    said, rows = run("--drop")
+    assert rows == ["learner,01-softmax,total", "alice,1,1"] and "left out of the exports" in said
+    with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:    # history kept
+        assert db.execute("SELECT COUNT(*) FROM current WHERE learner = 'Zoë'").fetchone() == (1,)
+        assert db.execute("SELECT withdrawn IS NOT NULL FROM learners WHERE id = 'Zoë'"
+                          ).fetchone() == (1,)
+    put(cls / "Zoë" / "01-softmax.py", soft)                          # back in the class
+    assert run()[1] == ["learner,01-softmax,total", "Zoë,1,1", "alice,1,1"]

@@ -80,8 +80,8 @@ def summary(done, lessons, out, sandboxed, dropped=False):
                      "the next run grades them again):")
         lines += [f"  {g.learner} x {g.lesson}: {g.row['error']}" for g in done.faults]
     if done.withdrawn:
-        lines.append(f"\n{plural(len(done.withdrawn), 'learner')} of the gradebook no longer "
-                     "have a folder in the class: "
+        lines.append(f"\nNo folder in the class any more for {plural(len(done.withdrawn), 'learner')} "
+                     "of the gradebook: "
                      + ("left out of the exports (--drop)" if dropped else
                         "marked withdrawn in grades.csv (--drop leaves them out)")
                      + f"; their results stay in the gradebook: {names(done.withdrawn)}")

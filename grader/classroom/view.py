@@ -57,8 +57,8 @@ class ClassView:
 def load(db):
     lessons = [LessonInfo(i, n, t, json.loads(h)) for i, n, t, h in db.execute(
         "SELECT id, number, title, hints FROM lessons ORDER BY number, id")]
-    rows = db.execute("SELECT id, withdrawn FROM learners ORDER BY id").fetchall()
-    learners = [l for l, _ in rows]
+    people = db.execute("SELECT id, withdrawn FROM learners ORDER BY id").fetchall()
+    learners = [l for l, _ in people]
     current = {}
     rows = db.execute(
         "SELECT c.learner, c.lesson, r.id, r.score, r.passed, r.cases_passed, r.cases_total, r.error, "
@@ -80,4 +80,4 @@ def load(db):
                                  "shown": json.loads(shown) if shown and public else {}})
     ungraded = db.execute("SELECT learner, lesson, path, reason FROM ungraded "
                           "ORDER BY learner, lesson, path").fetchall()
-    return ClassView(lessons, learners, current, ungraded, {l for l, gone in rows if gone})
+    return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone})

@@ -72,7 +72,14 @@ def pass_rates(report):
 
 
 def common_mistakes(report):
-    """The diagnoses most learners made, across lessons (None when there is none)."""
+    """The diagnoses most learners made, across lessons, as PNG (None when there is none)."""
+    fig = mistakes_figure(report)
+    return None if fig is None else png(fig)
+
+
+def mistakes_figure(report):
+    """The chart of the diagnoses most learners made, each labelled with what it found, the legend
+    above the bars (None when there is no diagnosis)."""
     found = sorted(((len(m.learners), l.number, m) for l in report.lessons for m in l.mistakes),
                    key=lambda t: (-t[0], t[1], t[2].id))[:TOP_MISTAKES]
     if not found:
@@ -95,4 +102,4 @@ def common_mistakes(report):
               loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
               fontsize=10)      # above the bars: it never covers one
     ax.spines[["top", "right"]].set_visible(False)
-    return png(fig)
+    return fig
