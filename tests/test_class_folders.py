@@ -330,3 +330,27 @@ def test_any_class_folder_is_read_safely_and_always_exported(tmp_path, workbook,
     assert len(stems) == len(ids)
     assert all(len(os.fsencode(p.name)) <= 255 for p in out.rglob("*"))
     assert len({s.casefold() for s in stems}) == len(stems)
+
+
+def test_names_that_are_not_utf8_are_kept_printable_through_the_gradebook(tmp_path):
+    cls, out = tmp_path / "class", tmp_path / "out"
+    folder = os.path.join(os.fsencode(cls), b"caf\xe9")
+    os.makedirs(os.path.join(folder, b"01-softmax"))
+    with open(os.path.join(folder, b"01-softmax", b"solution.py"), "w") as f:
+        f.write(SOFT)
+    with open(os.path.join(folder, b"notes\xff.txt"), "w") as f:
+        f.write("x")
+    ids, subs, notes = discover(cls, [L01], KNOWN)
+    assert ids == ["caf\\xe9"] and [s.learner for s in subs] == ["caf\\xe9"]
+    assert [u.path for u in notes if u.path] == ["caf\\xe9/notes\\xff.txt"]
+    out.mkdir()
+    book = Gradebook(out / "gradebook.sqlite")
+    book.add_learners(ids)
+    book.add_lessons([L01])
+    book.note_ungraded([L01.id], [u.row() for u in notes])
+    s, = subs
+    book.record(Graded(s.learner, L01.id, str(s.path), result_row(Result(L01, s.path, error="x"))),
+                hashlib.sha256(s.read()).hexdigest(), 0.1)
+    exports.write_all(book.db, out)
+    book.close()
+    assert "caf\\xe9" in (out / "grades.csv").read_text("utf-8-sig")

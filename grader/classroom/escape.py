@@ -35,8 +35,14 @@ MD_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")             # what makes a b
 
 
 def plain(text, newlines=True):
-    """`text` without control characters (tabs become spaces; newlines stay, or become spaces)."""
-    text = SEQUENCE.sub("", str(text)).replace("\t", " ")
+    """`text` without control characters (tabs become spaces; newlines stay, or become spaces), and
+    bytes that were not UTF-8 (surrogates) shown as backslash escapes."""
+    text = str(text)
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    text = SEQUENCE.sub("", text).replace("\t", " ")
     text = CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     return text if newlines else text.replace("\n", " ")
 

@@ -29,7 +29,7 @@ def shown_path(path, learner):
     """The submission's path from the learner's own folder on (never the instructor's paths)."""
     parts = PurePath(path).parts
     if learner in parts:
-        return "/".join(parts[len(parts) - parts[::-1].index(learner):])
+        return "/".join(parts[len(parts) - parts[::-1].index(learner):]) or PurePath(path).name
     return PurePath(path).name
 
 

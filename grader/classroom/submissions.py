@@ -46,7 +46,10 @@ NOT_REGULAR = "not a regular file (a pipe, a device or a folder); submit the fil
 def printable(text):
     """`text` (a name read from the disk) as it can be stored and shown: bytes that are not UTF-8
     become backslash escapes."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:          # a surrogate no file name decodes to
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def link_refusal(what, target):

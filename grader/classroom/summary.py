@@ -3,6 +3,7 @@ plain text with learner names in them: the command prints them through escape.te
 from collections import defaultdict
 
 from grader.display import plural
+from .submissions import printable
 
 SHOWN = 12      # names or files listed per line or reason before "... and N more"
 
@@ -39,7 +40,9 @@ def missing_lines(done, lessons):
 def link_lines(done):
     """Every symbolic link that was not followed: those that claimed a lesson (graded 0) and the
     rest."""
-    links = dict.fromkeys((str(s.path), s.link) for s in done.submissions if s.link is not None)
+    links = dict.fromkeys((f"{s.learner}/{printable(s.entry.rel)}" if s.entry else s.learner,
+                           s.link)
+                          for s in done.submissions if s.link is not None)
     links.update(dict.fromkeys((u.path, u.link) for u in done.ungraded if u.link is not None))
     if not links:
         return []
