@@ -5,7 +5,6 @@ stays linear and bounded whatever the folder holds, and the exports are always w
 import hashlib
 import json
 import os
-import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -30,23 +29,14 @@ KNOWN = [e.id for e in ROAD.entries if ROAD.available(e)]
 SECRET = "the instructor's secret\n"
 
 
-@pytest.fixture(scope="module")
-def workbook(tmp_path_factory):
-    """The lessons' sources, which is all class grading reads (no test here changes them)."""
-    root = tmp_path_factory.mktemp("folders") / "workbook"
-    shutil.copytree(ROOT / "solutions", root / "solutions",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    return root
-
-
 def sha(text):
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def linked_class(tmp_path, workbook):
+def linked_class(tmp_path, lesson_sources):
     """alice hands in her own work; every other learner links to the reference, to alice's work
     or to a file outside the class, in one of the ways a folder can hold a link."""
-    cls, solutions = tmp_path / "class", workbook / "solutions"
+    cls, solutions = tmp_path / "class", lesson_sources / "solutions"
     secret = tmp_path / "secret.txt"
     secret.write_text(SECRET)
     put(cls / "alice" / "01-softmax" / "solution.py", SOFT)
@@ -67,9 +57,9 @@ def linked_class(tmp_path, workbook):
 
 
 @pytest.mark.slow
-def test_links_out_of_a_learners_folder_score_0_are_named_and_never_read(workbook, tmp_path):
-    cls, out = linked_class(tmp_path, workbook), tmp_path / "out"
-    done = grader(workbook, "grade", str(cls), "--lessons", "01,02", "--out", str(out),
+def test_links_out_of_a_learners_folder_score_0_are_named_and_never_read(lesson_sources, tmp_path):
+    cls, out = linked_class(tmp_path, lesson_sources), tmp_path / "out"
+    done = grader(lesson_sources, "grade", str(cls), "--lessons", "01,02", "--out", str(out),
                   "--no-sandbox", "--jobs", "2")
     assert done.returncode == 0, done.stdout + done.stderr
     rows = (out / "grades.csv").read_text("utf-8-sig").splitlines()
@@ -90,13 +80,13 @@ def test_links_out_of_a_learners_folder_score_0_are_named_and_never_read(workboo
     assert "is a symbolic link" in page and "links are not followed" in page
 
 
-def test_the_gradescope_route_takes_submissions_the_same_way(workbook, tmp_path):
+def test_the_gradescope_route_takes_submissions_the_same_way(lesson_sources, tmp_path):
     """run_autograder grades /autograder/submission as one learner: a link in it to the bundle's
     own solutions is refused, named, and scores 0."""
     from grader.classroom import autograder
     root = tmp_path / "autograder"
     (root / "source").mkdir(parents=True)
-    (root / "source" / "solutions").symlink_to(workbook / "solutions")
+    (root / "source" / "solutions").symlink_to(lesson_sources / "solutions")
     (root / "source" / "autograder.json").write_text(json.dumps(
         {"lessons": ["01-softmax"], "hidden_cases": "after_published"}))
     (root / "submission").mkdir()
@@ -121,7 +111,7 @@ def grade_unsandboxed(autograder, root):
         autograder.grade_class = real
 
 
-def test_a_file_swapped_after_discovery_is_refused_not_followed(workbook, tmp_path):
+def test_a_file_swapped_after_discovery_is_refused_not_followed(lesson_sources, tmp_path):
     """Discovery lists a learner's files; a file replaced before it is read (by a link, or by a
     hard link to the reference) is refused, so what is graded is what was listed."""
     from grader.classroom import jobs
@@ -133,10 +123,10 @@ def test_a_file_swapped_after_discovery_is_refused_not_followed(workbook, tmp_pa
     first, second = sorted(subs, key=lambda s: s.lesson.id)
     target = cls / "bob" / "01-softmax" / "solution.py"
     os.unlink(target)
-    os.link(workbook / "solutions" / "01-softmax" / "solution.py", target)     # a hard link
+    os.link(lesson_sources / "solutions" / "01-softmax" / "solution.py", target)     # a hard link
     folder = cls / "bob" / "02-attention"
     folder.rename(cls / "bob" / "elsewhere")
-    folder.symlink_to(workbook / "solutions" / "02-attention")                 # a linked folder
+    folder.symlink_to(lesson_sources / "solutions" / "02-attention")                 # a linked folder
     for s in (first, second):
         graded, _ = jobs.grade_job(s, None, None)
         assert graded.row["score"] == 0 and graded.row["error"], graded.row
@@ -160,14 +150,14 @@ def test_the_newest_of_thousands_of_copies_is_graded_in_linear_time_and_memory(t
 
 
 @pytest.mark.slow
-def test_files_far_larger_than_a_submission_are_refused_before_they_are_read(workbook, tmp_path):
+def test_files_far_larger_than_a_submission_are_refused_before_they_are_read(lesson_sources, tmp_path):
     cls, out = tmp_path / "class", tmp_path / "out"
     (cls / "huge" / "01-softmax").mkdir(parents=True)
     for path in (cls / "huge" / "01-softmax" / "solution.py", cls / "huge" / "solution.py",
                  cls / "huge" / "02-attention.ipynb"):
         with open(path, "wb") as f:
             f.truncate(64 << 30)            # 64 GiB, sparse: nothing on the disk
-    done = grader(workbook, "grade", str(cls), "--lessons", "01,02", "--out", str(out),
+    done = grader(lesson_sources, "grade", str(cls), "--lessons", "01,02", "--out", str(out),
                   "--no-sandbox", timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (out / "grades.csv").read_text("utf-8-sig").splitlines()[1:] == ["huge,0,0,0"]
@@ -240,7 +230,7 @@ ITEM = st.tuples(st.lists(NAMES, min_size=1, max_size=4),
 LEARNER = st.tuples(NAMES, st.lists(ITEM, max_size=6), st.booleans())
 
 
-def build(cls, learners, workbook, outside):
+def build(cls, learners, lesson_sources, outside):
     """Write the generated class; returns the learners' folder names (none named like a lesson,
     which would make the class folder one learner's)."""
     names, lesson_like = [], Matcher([L01, L02], KNOWN).by_name
@@ -251,7 +241,7 @@ def build(cls, learners, workbook, outside):
         folder = cls / name
         names.append(name)
         if linked:
-            folder.symlink_to(workbook / "solutions" if len(names) % 2 else cls / names[0],
+            folder.symlink_to(lesson_sources / "solutions" if len(names) % 2 else cls / names[0],
                               target_is_directory=True)
             continue
         folder.mkdir()
@@ -272,8 +262,8 @@ def build(cls, learners, workbook, outside):
                 elif kind == "fifo":
                     os.mkfifo(path)
                 else:
-                    path.symlink_to({"solutions": workbook / "solutions",
-                                     "solution file": workbook / "solutions" / "01-softmax" /
+                    path.symlink_to({"solutions": lesson_sources / "solutions",
+                                     "solution file": lesson_sources / "solutions" / "01-softmax" /
                                      "solution.py", "peer": cls / names[0], "secret": outside,
                                      "nowhere": cls / "gone", "self": path,
                                      "parent": folder}[target])
@@ -286,13 +276,13 @@ def build(cls, learners, workbook, outside):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(st.lists(LEARNER, min_size=1, max_size=5))
-def test_any_class_folder_is_read_safely_and_always_exported(tmp_path, workbook, learners):
+def test_any_class_folder_is_read_safely_and_always_exported(tmp_path, lesson_sources, learners):
     run = tmp_path / f"run{len(list(tmp_path.iterdir()))}"
     cls, out = run / "class", run / "out"
     cls.mkdir(parents=True)
     outside = run / "secret.txt"
     outside.write_text(SECRET)
-    names = build(cls, learners, workbook, outside)
+    names = build(cls, learners, lesson_sources, outside)
     if not names:
         return
     ids, subs, notes = discover(cls, [L01, L02], KNOWN)

@@ -8,13 +8,12 @@ import io
 import json
 import re
 
-import pytest
 from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 from rich.console import Console
 from rich.markdown import Markdown
 
-from conftest import ROOT, grader
+from conftest import grader
 from mixed_class import MISTAKE, put
 from grader.classroom import exports, feedback, gradescope
 from grader.classroom.view import ClassView, Current, LessonInfo

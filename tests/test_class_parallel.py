@@ -3,14 +3,12 @@ another lesson's jobs are diagnosed): it must leave the process's stdout alone, 
 is printed into a buffer nobody reads."""
 import io
 import os
-import shutil
 import subprocess
 import sys
 import threading
 
 import pytest
 
-from conftest import ROOT
 from grader.judge import trusted
 from grader.lessons.authoring import Call, Case
 
@@ -54,27 +52,19 @@ def test_trusted_code_run_from_many_threads_leaves_stdout_alone(monkeypatch):
     assert "the reference talks" not in before.getvalue()
 
 
-@pytest.fixture(scope="module")
-def workbook(tmp_path_factory):
-    root = tmp_path_factory.mktemp("parallel") / "workbook"
-    shutil.copytree(ROOT / "solutions", root / "solutions",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    return root
-
-
 @pytest.mark.slow
-def test_twenty_parallel_class_runs_all_print_their_summary(workbook, tmp_path):
+def test_twenty_parallel_class_runs_all_print_their_summary(lesson_sources, tmp_path):
     """Eight lessons, one learner right and one wrong in a way only the grader's own reading
     explains (so diagnosing runs trusted code while later lessons are prepared)."""
     from grader.lessons import lesson as lessons_, roadmap
-    road = roadmap.load(workbook)
+    road = roadmap.load(lesson_sources)
     cls = tmp_path / "class"
     for lesson_id in NUMPY_LESSONS:
         lesson = lessons_.load(road, lesson_id)
         for learner, extra in (("right", ""), ("wrong", SCALED.format(names=lesson.spec.functions))):
             (cls / learner).mkdir(parents=True, exist_ok=True)
             (cls / learner / f"{lesson_id}.py").write_text(lesson.reference_source + extra)
-    env = {**os.environ, "WORKBOOK_ROOT": str(workbook), "COLUMNS": "200"}
+    env = {**os.environ, "WORKBOOK_ROOT": str(lesson_sources), "COLUMNS": "200"}
     runs = [subprocess.Popen([sys.executable, "-m", "grader", "grade", str(cls), "--lessons",
                               ",".join(l[:2] for l in NUMPY_LESSONS), "--out",
                               str(tmp_path / f"out{k}"), "--no-sandbox", "--jobs", "2"],
