@@ -13,7 +13,6 @@ import hashlib
 import os
 import stat
 from dataclasses import dataclass
-from pathlib import Path
 
 CHUNK = 1 << 20
 MAX_DEPTH = 24              # folders below the learner's own, deeper ones are not read
@@ -48,7 +47,7 @@ class Entry:
 
     @property
     def suffix(self):
-        return Path(self.name).suffix.lower()
+        return os.path.splitext(self.name)[1].lower()
 
 
 def link_target(name, dir_fd):
@@ -111,7 +110,11 @@ def walk(folder, prune):
         while stack:
             fd, parts, pending = stack[-1]
             if pending is None:
-                pending = iter(list_folder(fd, parts, prune, entries, notes))
+                try:
+                    pending = iter(list_folder(fd, parts, prune, entries, notes))
+                except OSError as exc:
+                    notes.append((parts, folder_problem(exc)))
+                    pending = iter(())
                 stack[-1] = (fd, parts, pending)
             name = next(pending, None)
             if name is None:

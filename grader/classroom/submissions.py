@@ -23,6 +23,7 @@ are the code); `read_functions` is the one place that looks inside a file. An nb
 paths are kept printable (bytes that are not UTF-8 become backslash escapes).
 """
 import ast
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,8 +112,8 @@ def lesson_names(lesson_id):
 
 def stem_of(name):
     """A name without its suffix when it is a submission's suffix (in any case)."""
-    path = Path(name)
-    return path.stem if path.suffix.lower() in SUFFIXES else name
+    stem, suffix = os.path.splitext(name)
+    return stem if suffix.lower() in SUFFIXES else name
 
 
 def read_functions(folder, entry):
@@ -152,13 +153,14 @@ class Matcher:
                 owners.setdefault(norm(fn), set()).add(l.id)
         self.functions = owners
         self.defined = {l.id: reference_functions(l) for l in lessons}
+        self.named = {}
 
     def by_name(self, name):
         """The lesson id a file or folder name names, or None."""
-        for key in filenames.keys(stem_of(name)):
-            if (lesson := self.names.get(norm(key))) is not None:
-                return lesson
-        return None
+        if name not in self.named:
+            self.named[name] = next((self.names[norm(k)] for k in filenames.keys(stem_of(name))
+                                     if norm(k) in self.names), None)
+        return self.named[name]
 
     def lesson_of(self, folder, entry, parent, alone_in_folder):
         """(lesson id, None) or (None, why it is not any lesson's file); `parent`: the name of
