@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 
 import pytest
 
@@ -139,9 +140,12 @@ def test_an_interrupted_grading_keeps_what_it_graded(workbook, tmp_path):
     while not graded and proc.poll() is None:
         time.sleep(0.1)
         if (out / "gradebook.sqlite").exists():
-            with sqlite3.connect(out / "gradebook.sqlite") as db:
-                graded = db.execute("SELECT s.learner, r.score FROM results r "
-                                    "JOIN submissions s ON s.id = r.submission").fetchall()
+            with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:
+                try:
+                    graded = db.execute("SELECT s.learner, r.score FROM results r "
+                                        "JOIN submissions s ON s.id = r.submission").fetchall()
+                except sqlite3.OperationalError:     # made, its tables not yet: look again
+                    continue
     proc.send_signal(signal.SIGINT)
     output, _ = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "nothing recorded so far was lost" in output

@@ -8,7 +8,7 @@ Every writer of that kind of output passes its text through here, never through 
 * `terminal`: plain text made safe for the instructor's terminal through rich (its markup escaped).
 * `md`, `md_prose`, `md_code`, `md_block`: Markdown (feedback .md, `grader feedback`, Gradescope's
   results.json): learner text can make no HTML, link, image, heading, list or emphasis.
-* `html`, `html_prose`: HTML pages (feedback and the class report).
+* `html`, `html_prose`: HTML pages (feedback and the class report), escaped.
 * `csv_text`: a CSV file for spreadsheets whose cells never start a formula (OWASP's
   CSV-injection rule: a cell starting with =, +, -, @, a tab or a carriage return is prefixed with
   a single quote), with a UTF-8 byte-order mark first, without which Excel misreads UTF-8 names.
@@ -26,24 +26,30 @@ from rich.markup import escape as rich_escape
 SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
                       r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b.?|\x9b[0-?]*[ -/]*[@-~]?"
                       r"|\x9d[^\x07\x1b\x9c]*[\x07\x9c]?")
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                     r"\u2028\u2029]")
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+DIRECTION = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 FORMULA = ("=", "+", "-", "@", "\t", "\r", "\0")
 MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#!|~&$@])")       # markup wherever it stands
 MD_LEADING = re.compile(r"^(\s*)([-+=>]|\d+[.)])")              # markup where a line starts
 MD_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")             # what makes a bare URL a link
 
 
-def plain(text, newlines=True):
-    """`text` without control characters (tabs become spaces; newlines stay, or become spaces), and
-    bytes that were not UTF-8 (surrogates) shown as backslash escapes."""
+def encodable(text):
+    """`text` as a string UTF-8 can write: lone surrogates (bytes that were not UTF-8) shown as
+    backslash escapes."""
     text = str(text)
     try:
         text.encode()
     except UnicodeEncodeError:
         text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    text = SEQUENCE.sub("", text).replace("\t", " ")
-    text = CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return text
+
+
+def plain(text, newlines=True):
+    """`text` without control characters (tabs become spaces; newlines stay, or become spaces), and
+    bytes that were not UTF-8 (surrogates) shown as backslash escapes."""
+    text = SEQUENCE.sub("", encodable(text)).replace("\t", " ")
+    text = DIRECTION.sub("", CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
     return text if newlines else text.replace("\n", " ")
 
 
@@ -93,7 +99,9 @@ def md_prose(text):
 # ---- HTML ----
 
 def html(text):
-    return html_.escape(plain(text), quote=True)
+    """Text for an HTML page, escaped; control characters dropped (HTML has no use for them; the
+    writing direction marks stay, shown as the browser shows them)."""
+    return html_.escape(CONTROL.sub("", encodable(text).replace("\r\n", "\n")), quote=True)
 
 
 def html_prose(text):

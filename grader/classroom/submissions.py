@@ -334,6 +334,7 @@ class Learner:
             best = claims[0]
             same = [c for c in claims[1:] if contents.same(best, c)]
             graded = min([best, *same], key=Claim.layout)
+            alike = {id(c) for c in [best, *same]}
             found.append(Submission(self.learner, lesson, self.path(graded.entry.parts),
                                     self.folder, graded.entry, graded.refused,
                                     graded.entry.target))
@@ -341,7 +342,7 @@ class Learner:
             for c in claims:
                 if c is graded:
                     continue
-                if c is best or c in same:
+                if id(c) in alike:
                     why = f"the same file as {shown}, which was graded"
                 elif c.refused:
                     why = f"{c.refused}; {shown} was graded instead"
