@@ -5,6 +5,7 @@ A Python file is read as the interpreter reads it (`tokenize.open`: a UTF-8 byte
 `%%answer` (the magic line is dropped), or those nbgrader marks as solution cells. Both are bounded
 in size; a problem comes back as ValueError with a learner-facing reason.
 """
+import io
 import json
 import tokenize
 
@@ -30,12 +31,18 @@ def is_answer(cell):
             or bool(meta.get("solution") and not meta.get("grade")))
 
 
-def notebook_cells(path):
-    """The cells of the notebook at `path` (JSON objects)."""
-    if path.stat().st_size > MAX_NOTEBOOK:
-        raise ValueError(f"{path.name} is larger than {MAX_NOTEBOOK >> 20} MiB")
+def file_bytes(path, data, most):
+    """`data`, or the file at `path`'s bytes, if no larger than `most` (else ValueError)."""
+    size = path.stat().st_size if data is None else len(data)
+    if size > most:
+        raise ValueError(f"{path.name} is larger than {most >> 10:,} KiB")
+    return path.read_bytes() if data is None else data
+
+
+def notebook_cells(path, data=None):
+    """The cells of the notebook at `path` (JSON objects); `data`: its bytes, already read."""
     try:
-        nb = json.loads(path.read_bytes())
+        nb = json.loads(file_bytes(path, data, MAX_NOTEBOOK))
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise ValueError(f"{path.name} is not a notebook: it is not valid JSON") from None
     cells = nb.get("cells") if isinstance(nb, dict) else None
@@ -44,10 +51,10 @@ def notebook_cells(path):
     return cells
 
 
-def notebook_source(path):
+def notebook_source(path, data=None):
     """The Python source of the answer cells of the notebook at `path`, in order."""
     parts = []
-    for cell in filter(is_answer, notebook_cells(path)):
+    for cell in filter(is_answer, notebook_cells(path, data)):
         source = cell_text(cell).lstrip()
         if source.startswith("%%answer"):
             source = source.split("\n", 1)[1] if "\n" in source else ""
@@ -58,21 +65,22 @@ def notebook_source(path):
     return "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
 
 
-def python_source(path):
-    """A Python file's text, decoded as the interpreter decodes it."""
-    if path.stat().st_size > MAX_SOURCE:
-        raise ValueError(f"{path.name} is larger than {MAX_SOURCE // 1024} KiB")
+def python_source(path, data=None):
+    """A Python file's text, decoded as the interpreter decodes it (its coding line or UTF-8, a
+    byte-order mark dropped, line ends made newlines)."""
+    data = file_bytes(path, data, MAX_SOURCE)
     try:
-        with tokenize.open(path) as f:
-            return f.read()
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
     except (UnicodeDecodeError, SyntaxError, LookupError):
         raise ValueError(f"{path.name} is not text in the encoding it declares (UTF-8 unless a "
                          "coding line says otherwise)") from None
 
 
-def read_answer(path):
-    """The source of the answer at `path` (a .py file, or a notebook's answer cells)."""
-    source = notebook_source(path) if path.suffix == ".ipynb" else python_source(path)
+def read_answer(path, data=None):
+    """The source of the answer at `path` (a .py file, or a notebook's answer cells); `data`: the
+    file's bytes, already read (`path` then only names it)."""
+    source = (notebook_source if path.suffix.lower() == ".ipynb" else python_source)(path, data)
     if len(source) > MAX_SOURCE:
         raise ValueError(f"the answer cells of {path.name} hold more than "
                          f"{MAX_SOURCE // 1024} KiB of code")

@@ -11,6 +11,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from grader import __version__
+from grader.classroom.escape import plain, terminal
 from grader.errors import GraderError
 from grader.learner import backups, hints, walkthrough
 from grader.learner import check as learner_check
@@ -26,7 +27,7 @@ console = Console(highlight=False, soft_wrap=True)
 
 
 def fail(message, code=2):
-    console.print(f"[red]{escape(message)}[/red]")
+    console.print(f"[red]{terminal(message)}[/red]")
     sys.exit(code)
 
 
@@ -179,9 +180,11 @@ def chosen_lessons(wb, lessons):
 @click.option("--executor", default="local", show_default=True, metavar="local|dask://HOST:PORT",
               help="Where the jobs run: this machine's warm workers, or a Dask cluster's workers "
               "(each with this workbook, its .venv and bubblewrap; --jobs is then theirs).")
+@click.option("--drop", is_flag=True, help="Leave learners whose folder is gone out of the "
+              "exports (default: marked withdrawn in grades.csv); the gradebook keeps their results.")
 @click.pass_obj
 def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, hidden_cases,
-          no_sandbox, executor):
+          no_sandbox, executor, drop):
     """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders. Only what
     is new or changed is graded; the exports are rewritten from the gradebook every run."""
     from grader.classroom.classgrade import grade_class
@@ -197,10 +200,11 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
             task = bar.add_task("Grading", total=total)
             return lambda job: bar.advance(task)
         done = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
-                           case_seconds, progress, regrade, known, learner, hidden_cases, runs_jobs)
-    lines, code = summary(done, chosen, Path(out), not no_sandbox)
+                           case_seconds, progress, regrade, known, learner, hidden_cases, runs_jobs,
+                           drop)
+    lines, code = summary(done, chosen, Path(out), not no_sandbox, drop)
     for line in lines:
-        console.print(escape(line))
+        console.print(terminal(line))
     if not done.submissions:
         fail(f"No submission was found in {submissions} for lessons "
              f"{', '.join(l.id for l in chosen)}: see the files listed above.")
@@ -224,7 +228,7 @@ def doctor():
 def feedback(learner, out):
     """Print LEARNER's feedback from the class gradebook, as their feedback page shows it."""
     from grader.classroom.readonly import learner_feedback
-    console.print(Markdown(learner_feedback(Path(out), learner)))
+    console.print(Markdown(plain(learner_feedback(Path(out), learner))))
 
 
 @cli.command()
@@ -246,7 +250,7 @@ def report(out, folder, no_html):
     if not no_html:
         path = Path(out) if out else folder / "report.html"
         class_report.write(data, folder, path)
-        console.print(f"Wrote the class report: {escape(str(path))}")
+        console.print(f"Wrote the class report: {terminal(str(path))}")
 
 
 @export.command("gradescope")

@@ -36,6 +36,16 @@ def workbook(tmp_path):
     return root
 
 
+@pytest.fixture(scope="module")
+def lesson_sources(tmp_path_factory):
+    """A workbook holding only the lessons' sources (no stubs, no notebooks): all class grading
+    reads. Tests may read it, never change it."""
+    root = tmp_path_factory.mktemp("sources") / "workbook"
+    shutil.copytree(ROOT / "solutions", root / "solutions",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
 def grader(root, *args, timeout=300):
     """Run the `grader` command as a learner would, on the workbook at `root`."""
     env = {**os.environ, "WORKBOOK_ROOT": str(root), "COLUMNS": "200"}

@@ -56,7 +56,7 @@ def exported(out, learner):
     return {"feedback page": (out / "feedback" / f"{learner}.html").read_text(),
             "feedback text": (out / "feedback" / f"{learner}.md").read_text(),
             "results.json": (out / "gradescope" / learner / "results.json").read_text(),
-            "grades.csv": (out / "grades.csv").read_text()}
+            "grades.csv": (out / "grades.csv").read_text("utf-8-sig")}
 
 
 def test_hidden_inputs_never_reach_feedback_results_or_the_csv(workbook, tmp_path, softmax_lesson):
@@ -137,7 +137,7 @@ def test_a_fault_in_the_grader_costs_one_job_and_the_class_is_graded_and_exporte
     done = classgrade.grade_class(cls, [lesson], out, jobs=2, sandboxed=False)
     assert [g.learner for g in done.faults] == ["bob"]
     assert sorted(g.learner for g in done.graded) == ["alice", "bob", "carol"]
-    assert (out / "grades.csv").read_text().splitlines() == [
+    assert (out / "grades.csv").read_text("utf-8-sig").splitlines() == [
         "learner,01-softmax,total", "alice,1,1", "bob,,0", "carol,1,1"]
     with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:
         (error, fault), = db.execute("SELECT error, fault FROM results r JOIN submissions s "

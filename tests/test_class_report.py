@@ -151,10 +151,11 @@ def test_the_report_says_what_the_gradebook_says(demo, workbook, tmp_path):
     assert len(rows) == 6
     for lesson, submitted, passed in db.execute(
             "SELECT c.lesson, COUNT(*), SUM(r.passed) FROM current c JOIN results r "
-            "ON r.id = c.result GROUP BY c.lesson"):
-        assert int(rows[lesson]["data-submitted"]) == submitted
+            "ON r.id = c.result GROUP BY c.lesson"):        # untouched stubs counted apart
+        assert int(rows[lesson]["data-submitted"]) + int(rows[lesson]["data-stubs"]) == submitted
         assert int(rows[lesson]["data-passed"]) == passed
-        assert float(rows[lesson]["data-pass-rate"]) == pytest.approx(passed / submitted, abs=1e-4)
+        assert float(rows[lesson]["data-pass-rate"]) == pytest.approx(
+            passed / int(rows[lesson]["data-submitted"]), abs=1e-4)
     made = {}
     for lesson, diagnosis in db.execute("SELECT c.lesson, r.diagnosis FROM current c JOIN results "
                                         "r ON r.id = c.result"):
@@ -317,3 +318,91 @@ def test_a_missing_or_bad_gradebook_gets_a_clear_message(workbook, tmp_path):
         assert done.returncode == 2 and message in done.stdout, done.stdout + done.stderr
         assert "Traceback" not in done.stdout + done.stderr
     assert not list(tmp_path.rglob("*.html"))
+
+
+def stub_row(cases=3):
+    return {"score": 0.0, "passed": False, "cases_passed": 0, "error": None, "error_line": None,
+            "feedback_error": None, "fault": False, "hint": None, "violations": [], "diagnosis": [],
+            "cases": [{**case(f"c{i}", False, "error"), "verdict": "not implemented yet"}
+                      for i in range(cases)]}
+
+
+def symptom_row(message):
+    return {"score": 0.5, "passed": False, "cases_passed": 1, "error": None, "error_line": None,
+            "feedback_error": None, "fault": False, "hint": None, "violations": [],
+            "diagnosis": [{"mistake": "symptom:function", "message": message}],
+            "cases": [case("a", True), case("b", False)]}
+
+
+def reported(tmp_path):
+    """A class of ann (right), bo and cy (the function symptom, in two different functions), stu
+    (the untouched stub), mary ann (only a zip) and vic (only a misnamed file), with a duplicate,
+    a note and an archive among the files not graded."""
+    book = Gradebook(tmp_path / "gradebook.sqlite")
+    book.add_learners(["ann", "bo", "cy", "mary ann", "stu", "vic"])
+    with book.db:
+        book.db.execute("INSERT INTO lessons VALUES ('07-heads', 7, 'Heads', 'v', '[]')")
+    right = {**symptom_row(""), "score": 1.0, "passed": True, "cases_passed": 2, "diagnosis": [],
+             "cases": [case("a", True), case("b", True)]}
+    book.record(Graded("ann", "07-heads", "ann/07.py", right), "a" * 64, 0.1)
+    book.record(Graded("bo", "07-heads", "bo/07.py", symptom_row(
+        "The mistake is in split_heads: every case of split_heads fails, and every case of "
+        "merge_heads passes.")), "b" * 64, 0.1)
+    book.record(Graded("cy", "07-heads", "cy/07.py", symptom_row(
+        "The mistake is in merge_heads: 2 of the 3 cases of merge_heads fail, and every case of "
+        "split_heads passes.")), "c" * 64, 0.1)
+    book.record(Graded("stu", "07-heads", "stu/07.py", stub_row()), "d" * 64, 0.1)
+    book.note_ungraded(["07-heads"], [
+        ("mary ann", None, "mary ann/work.zip", "an archive: the grader does not open archives"),
+        ("mary ann", "07-heads", None, "no submission"),
+        ("vic", None, "vic/my heads.py", "its name names no lesson"),
+        ("vic", "07-heads", None, "no submission"),
+        ("bo", "07-heads", "bo/07-heads (1).py", "another file for lesson 07-heads: the newest, "
+         "bo/07.py, was graded (keep one file per lesson)"),
+        ("bo", None, "bo/notes.txt", "not a submission: only .py, .ipynb files are graded")])
+    return book
+
+
+def test_the_report_lists_files_not_graded_stubs_and_who_handed_in_nothing_gradable(tmp_path):
+    book = reported(tmp_path)
+    report = report_data.build(book.db)
+    lesson, = report.lessons
+    assert lesson.submitted == 3 and lesson.stubs == ["stu"] and lesson.pass_rate == 1 / 3
+    assert report.nothing == [] and report.only_stubs == ["stu"]
+    assert report.ungradable == {"mary ann": [("mary ann/work.zip", "an archive: the grader does "
+                                                                    "not open archives")],
+                                 "vic": [("vic/my heads.py", "its name names no lesson")]}
+    page = Page(report_html.page(report, "gradebook.sqlite", "now"))
+    row, = page.having("data-submitted")
+    assert row["attrs"]["data-submitted"] == "3" and row["attrs"]["data-stubs"] == "1"
+    files = {r["attrs"]["data-file"] for r in page.having("data-file")}
+    assert files == {"mary ann/work.zip", "vic/my heads.py", "bo/07-heads (1).py", "bo/notes.txt"}
+    ungradable = [e for e in page.elements if e["attrs"].get("id") == "ungradable"]
+    assert "mary ann" in ungradable[0]["text"] and "work.zip" in ungradable[0]["text"]
+    findings = {m["attrs"]["data-finding"] for m in page.having("data-finding") if m["tag"] == "tr"}
+    assert findings == {"The mistake is in split_heads", "The mistake is in merge_heads"}
+
+
+def test_the_mistakes_chart_says_what_was_found_and_its_legend_covers_no_bar(tmp_path):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from grader.classroom.report import plots
+    book = reported(tmp_path)
+    report = report_data.build(book.db)
+    fig = plots.mistakes_figure(report)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    ax, = fig.axes
+    legend = ax.get_legend().get_window_extent(renderer)
+    bars = [p.get_window_extent(renderer) for p in ax.patches]
+    assert len(bars) == 2 and not any(legend.overlaps(b) for b in bars)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert sorted(labels) == ["07 · The mistake is in merge_heads", "07 · The mistake is in split_heads"]
+
+
+def test_a_class_report_leaves_out_learners_whose_folder_is_gone(tmp_path):
+    book = reported(tmp_path)
+    book.add_learners(["ann", "bo", "cy", "mary ann", "stu"])      # vic's folder is gone
+    report = report_data.build(book.db)
+    assert "vic" not in report.learners and report.withdrawn == ["vic"]
+    assert "vic" not in report.ungradable

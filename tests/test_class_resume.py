@@ -14,6 +14,7 @@ import pytest
 
 from conftest import ROOT, grader
 from grader.classroom import gradebook, view
+from grader.classroom.gradebook import SCHEMA_VERSION, connect
 from mixed_class import MISTAKE, ENDLESS, put
 
 OLD_SCHEMA = """
@@ -118,7 +119,7 @@ def test_sigkill_at_any_point_loses_nothing_and_the_rerun_matches_an_uninterrupt
                              "s ON s.id = r.submission GROUP BY 1, 2").fetchall()
     assert len(per_job) == 7 and all(n == 1 for *_, n in per_job), per_job   # none graded twice
     assert exports(out) == exports(reference)
-    with open(out / "grades.csv", newline="") as f:
+    with open(out / "grades.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["learner", "01-softmax", "02-attention", "total"]
     assert len(rows) == 1 + 6 + EMPTY_LEARNERS and rows[1] == ["alice", "1", "1", "2"]
@@ -144,7 +145,7 @@ def test_a_rerun_grades_only_what_changed(workbook, tmp_path):
                              "s.id = r.submission JOIN current c ON c.learner = s.learner AND "
                              "c.lesson = s.lesson WHERE s.learner = 'bob' ORDER BY r.id").fetchall()
     assert len(history) == 2 and history[1] == (1.0, 1) and history[0][1] == 0
-    assert "bob,1," in (out / "grades.csv").read_text()
+    assert "bob,1," in (out / "grades.csv").read_text("utf-8-sig")
     regrade = grader(workbook, *args, "--regrade")
     assert "Graded 6 submissions" in regrade.stdout and results(out) == 13
 
@@ -156,7 +157,7 @@ def test_grading_one_lesson_then_another_keeps_both_columns(workbook, tmp_path):
         done = grader(workbook, "grade", str(cls), "--lessons", lesson, "--out", str(out),
                       "--no-sandbox")
         assert done.returncode == 0, done.stdout
-    with open(out / "grades.csv", newline="") as f:
+    with open(out / "grades.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["learner", "01-softmax", "02-attention", "total"]
     assert rows[1] == ["alice", "1", "1", "2"] and rows[2][:3] == ["bob", rows[2][1], ""]
@@ -216,7 +217,8 @@ def test_a_gradebook_of_the_second_schema_gains_notes_and_keeps_its_results(tmp_
     path = tmp_path / "gradebook.sqlite"
     gradebook.connect(path).close()
     with closing(sqlite3.connect(path)) as db, db:      # as the second schema left it
-        db.executescript("ALTER TABLE results DROP COLUMN notes; PRAGMA user_version = 2;"
+        db.executescript("ALTER TABLE results DROP COLUMN notes; "
+                         "ALTER TABLE learners DROP COLUMN withdrawn; PRAGMA user_version = 2;"
                          "INSERT INTO learners VALUES ('ann');"
                          "INSERT INTO lessons VALUES ('01-softmax', 1, 'Softmax', 'v', '[]');"
                          "INSERT INTO submissions VALUES (1, 'ann', '01-softmax', 'a.py', 'aa');"
@@ -247,7 +249,7 @@ def test_a_gradebook_of_the_first_schema_is_migrated_with_its_history(workbook, 
     with sqlite3.connect(out / "gradebook.sqlite") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == gradebook.SCHEMA_VERSION
         assert db.execute("SELECT result FROM current WHERE learner = 'gone'").fetchone() == (1,)
-    assert "gone,0.5,0.5" in (out / "grades.csv").read_text()
+    assert "gone,0.5,0.5" in (out / "grades.csv").read_text("utf-8-sig")
     assert "expected 7" not in (out / "feedback" / "gone.html").read_text()
 
 
@@ -277,3 +279,45 @@ def test_a_full_disk_stops_with_a_clear_message_and_a_consistent_gradebook(workb
                    "--no-sandbox")
     assert again.returncode == 0, again.stdout
     assert results(saved) == kept + (7 - kept) and "alice,1,1,2" in (saved / "grades.csv").read_text()
+
+
+def test_a_gradebook_of_schema_3_is_migrated_and_keeps_its_learners(tmp_path):
+    path = tmp_path / "gradebook.sqlite"
+    connect(path).close()
+    with closing(sqlite3.connect(path)) as db, db:        # what schema 3 was
+        db.executescript("ALTER TABLE learners DROP COLUMN withdrawn; PRAGMA user_version = 3;"
+                         "INSERT INTO learners VALUES ('ada');")
+    with closing(connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.execute("SELECT id, withdrawn FROM learners").fetchall() == [("ada", None)]
+
+
+@pytest.mark.slow
+def test_a_learner_whose_folder_is_gone_is_marked_withdrawn_or_dropped_and_kept(workbook,
+                                                                                tmp_path):
+    cls, out = tmp_path / "class", tmp_path / "out"
+    soft = (ROOT / "solutions" / "01-softmax" / "solution.py").read_text()
+    for name in ("alice", "Zoë"):
+        put(cls / name / "01-softmax.py", soft)
+
+    def run(*extra):
+        done = grader(workbook, "grade", str(cls), "--lessons", "01", "--out", str(out),
+                      "--no-sandbox", "--jobs", "1", *extra)
+        assert done.returncode == 0, done.stdout + done.stderr
+        raw = (out / "grades.csv").read_bytes()
+        assert raw.startswith(b"\xef\xbb\xbf")         # the BOM: Excel reads UTF-8 names right
+        return done.stdout, raw.decode("utf-8-sig").splitlines()
+    assert run()[1] == ["learner,01-softmax,total", "Zoë,1,1", "alice,1,1"]
+    shutil.rmtree(cls / "Zoë")
+    said, rows = run()
+    assert rows == ["learner,01-softmax,total,status", "Zoë,1,1,withdrawn", "alice,1,1,"]
+    assert "No folder in the class any more for 1 learner of the gradebook: marked withdrawn in " \
+           "grades.csv (--drop leaves them out); their results stay in the gradebook: Zoë" in said
+    said, rows = run("--drop")
+    assert rows == ["learner,01-softmax,total", "alice,1,1"] and "left out of the exports" in said
+    with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:    # history kept
+        assert db.execute("SELECT COUNT(*) FROM current WHERE learner = 'Zoë'").fetchone() == (1,)
+        assert db.execute("SELECT withdrawn IS NOT NULL FROM learners WHERE id = 'Zoë'"
+                          ).fetchone() == (1,)
+    put(cls / "Zoë" / "01-softmax.py", soft)                          # back in the class
+    assert run()[1] == ["learner,01-softmax,total", "Zoë,1,1", "alice,1,1"]

@@ -80,7 +80,7 @@ def test_every_learner_gets_valid_results(workbook, tmp_path, hidden):
     done = grader(workbook, "grade", str(cls), "--lessons", "01,02", "--out", str(out), "--jobs",
                   "2", "--case-seconds", "1", "--hidden-cases", hidden)
     assert done.returncode == 0, done.stdout + done.stderr
-    with open(out / "grades.csv", newline="") as f:
+    with open(out / "grades.csv", newline="", encoding="utf-8-sig") as f:
         totals = {row["learner"]: float(row["total"]) for row in csv.DictReader(f)}
     assert len(totals) == 13
     for learner, total in totals.items():

@@ -11,10 +11,11 @@ from grader.errors import GraderError
 from grader.runner import run, sandbox
 from grader.runner.workers import Pool, preload_for
 from . import exports
-from .gradebook import Gradebook, RunLock, file_hash, grader_version
+from .gradebook import Gradebook, RunLock, grader_version
 from .jobs import grade_job
 from .remote import Remote
-from .submissions import discover
+from .learnerfiles import Refused
+from .submissions import discover, one_learner
 
 
 @dataclass
@@ -25,6 +26,7 @@ class Run:
     ungraded: list                  # Ungraded notes
     graded: list = field(default_factory=list)       # Graded jobs this run
     unchanged: int = 0              # found, but already graded as they are
+    withdrawn: list = field(default_factory=list)    # learners of the gradebook with no folder now
 
     @property
     def faults(self):
@@ -39,16 +41,16 @@ def check_folders(folder, out):
 
 
 def to_grade(book, submissions, regrade):
-    """The submissions whose current result is missing or stale, each with its file's hash (None
-    when the file cannot be read); and how many are up to date."""
+    """The submissions whose current result is missing or stale (a file that is not read, being a
+    link, too large or unreadable, always is); and how many are up to date."""
     todo = []
     for s in submissions:
         try:
-            sha = file_hash(s.path) if s.path.is_file() else None
-        except OSError:
+            sha = None if s.problem else s.sha256()
+        except Refused:
             sha = None
         if regrade or sha is None or not book.up_to_date(s.learner, s.lesson.id, sha):
-            todo.append((s, sha))
+            todo.append(s)
     return todo, len(submissions) - len(todo)
 
 
@@ -57,27 +59,29 @@ def disk_full(exc):
 
 
 def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
-                regrade=False, known=(), learner=None, visibility="after_published", executor=None):
+                regrade=False, known=(), learner=None, visibility="after_published", executor=None,
+                drop=False):
     """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
-    out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook. `progress(total)`
-    returns a callable told about each graded job. With `executor` (concurrent.futures-style), the
-    jobs run wherever it runs them, each sandboxed there; else on `jobs` warm workers here.
-    Returns the Run."""
+    out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook (`drop`: without the
+    learners whose folder is gone). `progress(total)` returns a callable told about each graded
+    job. With `executor` (concurrent.futures-style), the jobs run wherever it runs them, each
+    sandboxed there; else on `jobs` warm workers here. Returns the Run."""
     check_folders(folder, out)
     if executor is not None:
         remote = Remote(executor, grader_version(), lessons, sandboxed, preload_for(lessons),
                         case_seconds)
         return grade_with(remote, folder, lessons, out, progress, regrade, known, learner,
-                          visibility)
+                          visibility, drop)
     if sandboxed:
         sandbox.bwrap()         # refuse before anything is written
     with Pool(jobs, sandboxed, preload_for(lessons)) as pool:   # importing while the class is read
         return grade_with(Local(pool, jobs, case_seconds), folder, lessons, out, progress,
-                          regrade, known, learner, visibility)
+                          regrade, known, learner, visibility, drop)
 
 
-def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility):
+def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility, drop):
     learners, submissions, ungraded = discover(folder, lessons, known, learner)
+    whole_class = learner is None and not one_learner(folder, lessons, known)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     lock = RunLock(out)
@@ -86,12 +90,19 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
         try:
             done = Run(learners, submissions, ungraded)
             try:
-                book.add_learners(learners)
+                book.add_learners(learners, whole_class)
                 book.add_lessons(lessons)
                 book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded])
                 todo, done.unchanged = to_grade(book, submissions, regrade)
-                grade_all(book, todo, lessons, grading, progress, done)
-                exports.write_all(book.db, out, visibility)
+                stopped = None
+                try:
+                    grade_all(book, todo, lessons, grading, progress, done)
+                except GraderError as exc:      # the executor lost jobs: export what is graded
+                    stopped = exc
+                view = exports.write_all(book.db, out, visibility, drop)
+                done.withdrawn = sorted(view.withdrawn)
+                if stopped:
+                    raise stopped
             except sqlite3.OperationalError as exc:
                 if not disk_full(exc):
                     raise
@@ -128,7 +139,7 @@ class Local:
         self.ready = {}
 
     def prepare(self, todo):
-        for lesson in {s.lesson.id: s.lesson for s, _ in todo}.values():
+        for lesson in {s.lesson.id: s.lesson for s in todo}.values():
             self.ready[lesson.id] = self.preparing.submit(lesson.prepare)
 
     def job(self, submission):
@@ -150,19 +161,19 @@ def grade_all(book, todo, lessons, grading, progress, done):
         return
     advance = progress(len(todo)) if progress else (lambda job: None)
     order = {l.id: i for i, l in enumerate(lessons)}
-    todo = sorted(todo, key=lambda t: order.get(t[0].lesson.id, len(order)))   # lesson by lesson
+    todo = sorted(todo, key=lambda s: order.get(s.lesson.id, len(order)))   # lesson by lesson
     grading.prepare(todo)
     arrived = queue.SimpleQueue()
     pending = {}
 
-    def hand_out(submission, sha, tries):
+    def hand_out(submission, tries):
         future = grading.submit(submission)
-        pending[future] = (submission, sha, tries)
+        pending[future] = (submission, tries)
         future.add_done_callback(arrived.put)
 
     def settle(future):
         """The gradebook row of a finished job, or None when it was lost and handed out again."""
-        submission, sha, tries = pending.pop(future)
+        submission, tries = pending.pop(future)
         try:
             graded, seconds = future.result()
         except GraderError:
@@ -172,13 +183,13 @@ def grade_all(book, todo, lessons, grading, progress, done):
                 raise GraderError(f"{submission.path} could not be graded: the executor lost "
                                   f"it {TRIES} times (the last: {type(exc).__name__}: "
                                   f"{exc})") from None
-            hand_out(submission, sha, tries + 1)
+            hand_out(submission, tries + 1)
             return None
-        return graded, sha or "unreadable", seconds
+        return graded, graded.sha256 or "unreadable", seconds     # the bytes graded
 
     try:
-        for submission, sha in todo:
-            hand_out(submission, sha, 1)
+        for submission in todo:
+            hand_out(submission, 1)
         while pending:
             batch = [arrived.get()]       # every job finished by now goes into one transaction
             while not arrived.empty():

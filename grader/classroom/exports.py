@@ -1,12 +1,24 @@
 """What the gradebook exports after every run: grades.csv, feedback pages and Gradescope results,
-each written whole from the gradebook (a file is replaced only once its new version is complete)."""
-import csv
-import io
+each written whole from the gradebook (a file is replaced only once its new version is complete).
+
+A learner's files are named after the learner's id where that is a safe file name; otherwise (a
+character a file system or a shell would trip on, a name too long, one that differs from another
+only in case, a device name Windows reserves) after a safe version of it, cut short, with a short
+hash of the id that keeps every learner's file their own.
+"""
+import hashlib
 import json
 import os
+import re
+import unicodedata
 from pathlib import Path
 
 from . import feedback, gradescope, view as class_view
+from .escape import csv_text, plain
+
+MAX_NAME = 80           # bytes of a learner's file name before its hash and suffix
+RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+            *(f"lpt{i}" for i in range(10))}
 
 
 class AtomicFiles:
@@ -38,36 +50,61 @@ class AtomicFiles:
 
 def grades_csv(view):
     """A row per learner: each lesson's score from 0 to 1 (empty where nothing was graded, or the
-    grader failed), then the total of the scores."""
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["learner", *(l.id for l in view.lessons), "total"])
+    grader failed), then the total of the scores; and `status` (withdrawn, for a learner whose
+    folder is gone) when the class has such a learner."""
+    status = any(l in view.withdrawn for l in view.learners)
+    rows = [["learner", *(l.id for l in view.lessons), "total", *(["status"] if status else [])]]
     for learner in view.learners:
         scores = []
         for l in view.lessons:
             cur = view.current.get((learner, l.id))
             scores.append(None if cur is None or cur.fault else cur.score)
         total = sum(s for s in scores if s is not None)
-        w.writerow([learner, *("" if s is None else f"{s:.4g}" for s in scores), f"{total:.4g}"])
-    return out.getvalue()
+        rows.append([learner, *("" if s is None else f"{s:.4g}" for s in scores), f"{total:.4g}",
+                     *(["withdrawn" if learner in view.withdrawn else ""] if status else [])])
+    return csv_text(rows)
 
 
-def write_all(db, out, hidden_visibility="after_published"):
+def safe_stem(learner):
+    """(`learner` made a safe file name, without suffix; whether that is `learner` itself)."""
+    name = unicodedata.normalize("NFC", plain(learner, newlines=False))
+    cleaned = re.sub(r"[^\w.\- ]", "_", name).strip(" .-") or "learner"
+    cut = cleaned.encode()[:MAX_NAME].decode(errors="ignore").rstrip(" .")
+    return cut, cut == learner and cut.split(".")[0].lower() not in RESERVED
+
+
+def file_stems(learners):
+    """Each learner's file name (without suffix): their id where it is safe and no other learner's
+    differs from it only in case; else a safe form of it and a short hash of the id."""
+    stems = {l: safe_stem(l) for l in learners}
+    folded = {}
+    for stem, _ in stems.values():
+        folded[stem.casefold()] = folded.get(stem.casefold(), 0) + 1
+    return {l: stem if same and folded[stem.casefold()] == 1
+            else f"{stem}-{hashlib.sha256(l.encode()).hexdigest()[:10]}"
+            for l, (stem, same) in stems.items()}
+
+
+def write_all(db, out, hidden_visibility="after_published", drop=False):
     """Rewrite out/grades.csv, out/feedback/<learner>.{html,md} and
-    out/gradescope/<learner>/results.json from the gradebook `db`."""
+    out/gradescope/<learner>/results.json from the gradebook `db`; `drop`: leave out the learners
+    who withdrew (whose folder is gone), rather than mark them. Returns the whole class's view."""
     out = Path(out)
-    view = class_view.load(db)
+    whole = class_view.load(db)
+    view = whole.present() if drop else whole
+    stems = file_stems(view.learners)
     files = AtomicFiles()
     try:
         files.write(out / "grades.csv", grades_csv(view))
         (out / "feedback").mkdir(exist_ok=True)
         for learner in view.learners:
-            files.write(out / "feedback" / f"{learner}.md", feedback.markdown(view, learner))
-            files.write(out / "feedback" / f"{learner}.html", feedback.html_page(view, learner))
-            (out / "gradescope" / learner).mkdir(parents=True, exist_ok=True)
+            stem = stems[learner]
+            files.write(out / "feedback" / f"{stem}.md", feedback.markdown(view, learner))
+            files.write(out / "feedback" / f"{stem}.html", feedback.html_page(view, learner))
+            (out / "gradescope" / stem).mkdir(parents=True, exist_ok=True)
             data = gradescope.results(view, learner, hidden_visibility)
-            files.write(out / "gradescope" / learner / "results.json", json.dumps(data, indent=1))
+            files.write(out / "gradescope" / stem / "results.json", json.dumps(data, indent=1))
         files.commit()
     finally:
         files.discard()
-    return view
+    return whole

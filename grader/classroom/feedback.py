@@ -3,10 +3,12 @@ the words `grader check` uses, the diagnoses, broken rules and the hint tier to 
 (also what `grader feedback` prints) and as one self-contained HTML page (no scripts, no links out).
 
 Only what the gradebook stores for learners' eyes is shown: hidden cases by name, probe and verdict.
+Every string goes through escape's layer of its format (Markdown or HTML): learner text can make
+no markup in either.
 """
-import html
-import re
 from pathlib import PurePath
+
+from .escape import html as e, html_prose as prose, md, md_block, md_code, md_prose
 
 STYLE = """
 body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
@@ -27,7 +29,7 @@ def shown_path(path, learner):
     """The submission's path from the learner's own folder on (never the instructor's paths)."""
     parts = PurePath(path).parts
     if learner in parts:
-        return "/".join(parts[len(parts) - parts[::-1].index(learner):])
+        return "/".join(parts[len(parts) - parts[::-1].index(learner):]) or PurePath(path).name
     return PurePath(path).name
 
 
@@ -95,65 +97,59 @@ def total(view, learner):
 
 def case_md(c):
     mark = "✓" if c["passed"] else "✗"
-    lines = [f"- {mark} {c['name']}" + ("" if c["passed"] else f": {c['verdict']}")]
+    lines = [f"- {mark} {md(c['name'])}" + ("" if c["passed"] else f": {md_prose(c['verdict'])}")]
     shown = c["shown"] if c["public"] else {}
     if c["public"] and not c["passed"]:
         for key in ("input", "expected", "got", "where"):
             if key in shown:
-                lines.append(f"    - {key}: `{shown[key]}`")
+                lines.append(f"    - {key}: {md_code(shown[key])}")
     elif not c["public"] and not c["passed"] and c["probe"]:
-        lines.append(f"    - probes: {c['probe']} (a hidden case: its input is not shown)")
+        lines.append(f"    - probes: {md_prose(c['probe'])} (a hidden case: its input is not shown)")
     if shown.get("printed"):
-        lines.append("    - your code printed:\n\n" + "\n".join(
-            "          " + l for l in shown["printed"].splitlines()) + "\n")
+        lines.append("    - your code printed:\n\n" + md_block(shown["printed"], "      ") + "\n")
     return lines
 
 
 def block_md(kind, text):
-    """One of lesson_blocks' blocks as Markdown lines."""
+    """One feedback block (see lesson_blocks) as Markdown lines."""
     if kind == "status":
-        return [f"**{text}**", ""]
+        return [f"**{md(text)}**", ""]
     if kind == "file":
-        return [f"File: `{text}`", ""]
+        return [f"File: {md_code(text)}", ""]
     if kind == "case":
         return case_md(text)
     if kind == "why":
-        return ["", f"**Why:** {text}"]
+        return ["", f"**Why:** {md_prose(text)}"]
     if kind == "hint":
-        return ["", text]
+        return ["", md_prose(text)]
     if kind == "rule":
-        return [f"- ✗ {text}"]
-    return [f"- {text}"]
+        return [f"- ✗ {md_prose(text)}"]
+    return [f"- {md_prose(text)}"]
+
+
+def note_md(path, reason):
+    return f"- {md_code(path)}: {md_prose(reason)}"
 
 
 def markdown(view, learner):
     got, most = total(view, learner)
-    lines = [f"# Feedback for {learner}", "", f"Total: {got:.4g} of {most} lessons "
+    lines = [f"# Feedback for {md(learner)}", "", f"Total: {got:.4g} of {most} lessons "
              f"(each lesson scores from 0 to 1).", ""]
     for lesson in view.lessons:
         cur, blocks = lesson_blocks(view, learner, lesson)
         title, score = heading(lesson, cur)
-        lines += [f"## {title}" + (f" — {score}" if score else ""), ""]
+        lines += [f"## {md(title)}" + (f" — {score}" if score else ""), ""]
         for kind, text, _ in blocks:
             lines += block_md(kind, text)
         lines.append("")
     others = other_notes(view, learner)
     if others:
         lines += ["## Files that were not graded", ""]
-        lines += [f"- `{u[2]}`: {u[3]}" for u in others]
+        lines += [note_md(u[2], u[3]) for u in others]
     return "\n".join(lines).rstrip() + "\n"
 
 
 # ---- HTML ----
-
-def e(text):
-    return html.escape(str(text), quote=True)
-
-
-def prose(text):
-    """Escaped text whose `backticked` parts show as code (the lessons' messages use them)."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", e(text))
-
 
 def case_html(c):
     if c["passed"]:

@@ -19,11 +19,13 @@ from pathlib import Path
 
 from grader.errors import GraderError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 SCHEMA = """
-CREATE TABLE learners (id TEXT PRIMARY KEY);
+CREATE TABLE learners (
+    id TEXT PRIMARY KEY,
+    withdrawn TEXT);                        -- when a class run first found their folder gone
 CREATE TABLE lessons (
     id TEXT PRIMARY KEY,
     number INTEGER NOT NULL,
@@ -100,13 +102,12 @@ INSERT INTO current SELECT s.learner, s.lesson, MAX(r.id) FROM results r
 MIGRATE_FROM_2 = """
 ALTER TABLE results ADD COLUMN notes TEXT;
 """
-MIGRATIONS = {1: MIGRATE_FROM_1 + MIGRATE_FROM_2, 2: MIGRATE_FROM_2}
+MIGRATE_FROM_3 = """
+ALTER TABLE learners ADD COLUMN withdrawn TEXT;
+"""
+MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 DEMO_CLASS = "demo_class"       # the demo class's learner files sit in the package; not grader code
-
-
-def file_hash(path):
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def grader_sources(package):
@@ -144,7 +145,7 @@ def schema_version(db, path):
         return 0
     if version == 0 and V1_TABLES <= tables and "current" not in tables:
         return 1
-    if version in (*MIGRATIONS, SCHEMA_VERSION):
+    if 1 <= version <= SCHEMA_VERSION:
         return version
     if version > SCHEMA_VERSION:
         raise GraderError(f"{path} was written by a newer grader (gradebook schema {version}; this "
@@ -169,8 +170,10 @@ def connect(path):
         db.execute("PRAGMA foreign_keys = ON")
         version = schema_version(db, path)
         if version != SCHEMA_VERSION:
+            steps = [SCHEMA] if version == 0 else [MIGRATIONS[v] for v in
+                                                   range(version, SCHEMA_VERSION)]
             with db:
-                db.executescript("BEGIN;" + (SCHEMA if version == 0 else MIGRATIONS[version])
+                db.executescript("BEGIN;" + "".join(steps)
                                  + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
     except sqlite3.DatabaseError as exc:
         raise GraderError(f"{path} is not a gradebook this grader can use ({exc}); it was left "
@@ -206,9 +209,20 @@ class Gradebook:
         self.db = connect(self.path)
         self.grader_version = grader_version()
 
-    def add_learners(self, learners):
+    def add_learners(self, learners, whole_class=True):
+        """Record `learners` as present; with `whole_class`, every other learner of the gradebook
+        is marked withdrawn (from now, or since they were first found gone), their results kept."""
         with self.db:
-            self.db.executemany("INSERT OR IGNORE INTO learners VALUES (?)", [(l,) for l in learners])
+            self.db.executemany("INSERT OR IGNORE INTO learners (id) VALUES (?)",
+                                [(l,) for l in learners])
+            self.db.executemany("UPDATE learners SET withdrawn = NULL WHERE id = ?",
+                                [(l,) for l in learners])
+            if whole_class:
+                here = set(learners)
+                gone = [(l,) for (l,) in self.db.execute(
+                    "SELECT id FROM learners WHERE withdrawn IS NULL") if l not in here]
+                self.db.executemany("UPDATE learners SET withdrawn = ? WHERE id = ?",
+                                    [(time.strftime("%Y-%m-%dT%H:%M:%S%z"), l) for (l,) in gone])
 
     def add_lessons(self, lessons):
         """Record each lesson as graded now: number, title, version and hint titles."""

@@ -2,7 +2,8 @@
 
 A lesson is one test worth 1 point (its score, as in grades.csv); each of its cases is a test worth
 nothing that shows passed or failed. Hidden cases are shown `after_published` or kept `hidden`, as
-the instructor chooses; they carry only their name, probe and the grader's verdict.
+the instructor chooses; they carry only their name, probe and the grader's verdict. Every output is
+Markdown built by feedback's Markdown layer, so learner text in it is escaped.
 """
 from . import feedback
 
@@ -10,15 +11,11 @@ VISIBILITIES = ("after_published", "hidden", "after_due_date", "visible")
 
 
 def lesson_output(view, learner, lesson):
-    """The lesson's feedback as Markdown, without its heading."""
+    """The lesson's feedback as Markdown (escaped as the feedback pages are), without its heading
+    and cases (each case is a test of its own)."""
     cur, blocks = feedback.lesson_blocks(view, learner, lesson)
-    lines = []
-    for kind, text, _ in blocks:
-        if kind == "case":
-            continue
-        lines.append({"why": f"**Why:** {text}", "status": f"**{text}**",
-                      "file": f"File: `{text}`"}.get(kind, text))
-    return "\n\n".join(lines)
+    return "\n\n".join("\n".join(feedback.block_md(kind, text)).strip()
+                       for kind, text, _ in blocks if kind != "case")
 
 
 def case_output(c):

@@ -7,6 +7,7 @@ words: its name, what it probes (the author's text) and a verdict chosen from fi
 (`grader.judge.shown`, as every other view of a verdict). Public cases may show their input,
 expected answer, the learner's answer and what it printed.
 """
+import hashlib
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +20,7 @@ from grader.judge.shown import verdict_text
 from grader.learner.report import call_text
 from grader.runner import sandbox
 from grader.runner.workers import GRADER_HOME
+from .learnerfiles import Refused
 
 MAX_SHOWN = 4000
 GRADER_FAULT = "the grader could not grade this file"
@@ -30,6 +32,7 @@ class Graded:
     lesson: str
     path: str
     row: dict          # what Gradebook.record stores
+    sha256: str = None  # of the bytes graded (None: nothing was read)
 
 
 def job_folder_end(word, at):
@@ -135,35 +138,42 @@ def result_row(result, fault=None):
     }
 
 
-def notebook_notes(lesson, path):
+def notebook_notes(lesson, path, data):
     """What to tell the learner about an exported nbgrader notebook's grader cells (none for a
     Python file, or a notebook that is not one)."""
     if path.suffix != ".ipynb":
         return []
     from grader.notebooks.nbgrader_export import altered    # nbformat: only for notebooks
     try:
-        return altered(lesson, notebook_cells(path))
+        return altered(lesson, notebook_cells(path, data))
     except (OSError, ValueError):
         return []
 
 
-def grade_job(submission, pool, limits, name=None):
+def grade_job(submission, pool, limits, name=None, data=None):
     """(Graded, seconds) for one submission; nothing that goes wrong here stops the class. `name`:
-    how tracebacks name the file (default: its path from the learner's folder on)."""
+    how tracebacks name the file (default: its path from the learner's folder on); `data`: its
+    bytes, when already read."""
     start = time.monotonic()
-    lesson, fault = submission.lesson, None
+    lesson, fault, sha = submission.lesson, None, None
     try:
         if submission.problem:
             result = Result(lesson, submission.path, error=submission.problem)
         else:
-            result = grade_file(lesson, submission.path, pool, limits,
-                                name=name or submission.shown)
-            result.notes = notebook_notes(lesson, submission.path)
+            try:
+                data = submission.read() if data is None else data
+            except Refused as exc:
+                result = Result(lesson, submission.path, error=str(exc))
+            else:
+                sha = hashlib.sha256(data).hexdigest()
+                result = grade_file(lesson, submission.path, pool, limits,
+                                    name=name or submission.shown, data=data)
+                result.notes = notebook_notes(lesson, submission.path, data)
         row = result_row(result)
     except Exception as exc:    # the grader's own failure on this job: record it, go on
         fault = exc
         result = Result(lesson, submission.path,
                         error=f"{GRADER_FAULT}: {type(exc).__name__}: {exc}")
         row = result_row(result, fault)
-    return (Graded(submission.learner, lesson.id, str(submission.path), row),
+    return (Graded(submission.learner, lesson.id, str(submission.path), row, sha),
             time.monotonic() - start)

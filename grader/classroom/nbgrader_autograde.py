@@ -25,7 +25,7 @@ from grader.lessons import lesson as lessons, roadmap
 from grader.notebooks import nbgrader_export as layout
 from grader.runner import sandbox
 from grader.runner.workers import preload_for
-from . import feedback
+from . import feedback, learnerfiles
 from .gradebook import lesson_version
 from .jobs import grade_job
 from .remote import leased, workbook_root
@@ -139,7 +139,9 @@ class WorkbookGrading(Execute):
                 raise GradingFailed(f"{exc} (for nbgrader: `c.WorkbookGrading.sandboxed = False` "
                                     "in nbgrader_config.py)") from None
         with leased(self.sandboxed, preload_for([lesson])) as pool:
-            graded, _ = grade_job(Submission(info["student"], lesson, path, folder), pool, None)
+            entry = learnerfiles.entry_at(folder, path)
+            graded, _ = grade_job(Submission(info["student"], lesson, path, folder, entry), pool,
+                                  None)
         if graded.row["fault"]:     # the grader's failure, never the learner's score
             raise GradingFailed(f"{path}: {graded.row['error']}")
         return graded.row, path

@@ -1,7 +1,7 @@
 """A class job as plain data, graded in whatever process an executor runs it in.
 
 A Task carries what a job needs and nothing bigger: the lesson's id, seed and version, the learner's
-file as bytes (capped), and how the submitting machine names it. `run_task` grades it in the process
+file as bytes (read without following a link, no larger than the grader accepts), and how the submitting machine names it. `run_task` grades it in the process
 that runs it (a Dask worker, another local process): it loads the lesson from that process's own
 workbook checkout once, leases one of that process's warm, sandboxed workers, runs the learner's
 code in a child exactly as local grading does, and judges the answers against the reference there
@@ -9,9 +9,9 @@ code in a child exactly as local grading does, and judges the answers against th
 submitting process alone writes the gradebook.
 """
 import atexit
+import hashlib
 import os
 import socket
-import tempfile
 import threading
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -20,13 +20,13 @@ from functools import cache
 from pathlib import Path
 
 from grader.errors import GraderError
-from grader.answers import MAX_NOTEBOOK, MAX_SOURCE
 from grader.lessons import lesson as lessons
 from grader.lessons import roadmap
 from grader.runner import run
 from grader.runner.workers import GRADER_HOME, Pool
 from .gradebook import grader_version, lesson_version
 from .jobs import Graded, grade_job
+from .learnerfiles import Refused
 from .submissions import Submission
 
 
@@ -39,19 +39,17 @@ class Task:
     grader_version: str
     file_name: str              # the file's own name (messages name it)
     shown: str                  # how tracebacks name the file (from the learner's folder on)
-    data: bytes                 # the file, cut just past the largest size the grader accepts
+    data: bytes                 # the file (no larger than the grader accepts)
     sandboxed: bool
     preload: tuple              # the libraries the warm workers import once
     case_seconds: float = None  # None: the lesson's own time limit
 
 
 def task_for(submission, versions, sandboxed, preload, case_seconds):
-    """The Task of a submission that can be read (Submission.problem is None); `versions`: the
-    grader's, and each lesson's by id, as the gradebook records them."""
-    path = submission.path
-    cap = (MAX_NOTEBOOK if path.suffix == ".ipynb" else MAX_SOURCE) + 1
-    with open(path, "rb") as f:
-        data = f.read(cap)
+    """The Task of a submission that can be read (Submission.problem is None), read as local
+    grading reads it (raises Refused); `versions`: the grader's, and each lesson's by id, as the
+    gradebook records them."""
+    path, data = submission.path, submission.read()
     lesson = submission.lesson
     return Task(submission.learner, lesson.id, lesson.seed, versions[lesson.id], versions["grader"],
                 path.name, submission.shown, data, sandboxed, tuple(preload), case_seconds)
@@ -66,12 +64,9 @@ def run_task(task):
                           "workbook checkout to match this one, then restart its worker")
     lesson = prepared(task.lesson, task.seed, task.lesson_version)
     limits = run.Limits(case_seconds=task.case_seconds) if task.case_seconds else None
-    with leased(task.sandboxed, task.preload) as pool, \
-            tempfile.TemporaryDirectory(prefix="grader-task-") as folder:
-        path = Path(folder) / task.file_name
-        path.write_bytes(task.data)
-        graded, seconds = grade_job(Submission(task.learner, lesson, path, Path(folder)), pool,
-                                    limits, task.shown)
+    with leased(task.sandboxed, task.preload) as pool:
+        graded, seconds = grade_job(Submission(task.learner, lesson, Path(task.file_name), None),
+                                    pool, limits, task.shown, data=task.data)
     return graded.row, seconds
 
 
@@ -168,7 +163,7 @@ class Remote:
         try:
             task = task_for(submission, self.versions, self.sandboxed, self.preload,
                             self.case_seconds)
-        except OSError:         # it went away since it was found: say so as local grading does
+        except Refused:         # a link, or gone since it was found: say so as local grading does
             graded.set_result(grade_job(submission, None, None))
             return graded
         try:
@@ -187,7 +182,8 @@ class Remote:
                 graded.set_exception(exc)
             else:
                 graded.set_result((Graded(submission.learner, submission.lesson.id,
-                                          str(submission.path), row), seconds))
+                                          str(submission.path), row,
+                                          hashlib.sha256(task.data).hexdigest()), seconds))
         with self.lock:
             self.sent.add(remote)
         remote.add_done_callback(arrived)

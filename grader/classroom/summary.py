@@ -1,12 +1,60 @@
-"""The end of a class run in words: what was graded, what was not and why, what failed."""
+"""The end of a class run in words: what was graded, what was not and why, what failed. Lines are
+plain text with learner names in them: the command prints them through escape.terminal."""
 from collections import defaultdict
 
 from grader.display import plural
+from .submissions import printable
 
-SHOWN = 12      # ungraded files listed per reason before "... and N more"
+SHOWN = 12      # names or files listed per line or reason before "... and N more"
 
 
-def summary(done, lessons, out, sandboxed):
+def names(items, shown=SHOWN):
+    items = list(items)
+    more = f", ... and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
+
+
+def missing_lines(done, lessons):
+    """Learner x lesson pairs with nothing submitted, grouped: the learners who handed in nothing
+    for any lesson, then per lesson the others."""
+    missing = defaultdict(list)
+    for u in done.ungraded:
+        if u.path is None:
+            missing[u.learner].append(u.lesson)
+    if not missing:
+        return []
+    graded = [l.id for l in lessons]
+    nothing = [learner for learner, ids in missing.items() if len(ids) == len(graded)]
+    lines = [f"\nNo submission ({sum(map(len, missing.values()))} learner x lesson):"]
+    if nothing and len(graded) > 1:
+        lines.append(f"  every lesson ({plural(len(nothing), 'learner')}): {names(nothing)}")
+    else:
+        nothing = []
+    for lesson in graded:
+        who = [learner for learner, ids in missing.items() if lesson in ids and learner not in nothing]
+        if who:
+            lines.append(f"  {lesson} ({plural(len(who), 'learner')}): {names(who)}")
+    return lines
+
+
+def link_lines(done):
+    """Every symbolic link that was not followed: those that claimed a lesson (graded 0) and the
+    rest."""
+    links = dict.fromkeys((f"{s.learner}/{printable(s.entry.rel)}" if s.entry else s.learner,
+                           s.link)
+                          for s in done.submissions if s.link is not None)
+    links.update(dict.fromkeys((u.path, u.link) for u in done.ungraded if u.link is not None))
+    if not links:
+        return []
+    lines = [f"\nLinks not followed ({len(links)}; a submission is the regular files inside the "
+             "learner's folder, so a link that names a lesson scores 0):"]
+    lines += [f"  {path} -> {target}" for path, target in list(links)[:SHOWN * 4]]
+    if len(links) > SHOWN * 4:
+        lines.append(f"  ... and {len(links) - SHOWN * 4} more (all in the gradebook)")
+    return lines
+
+
+def summary(done, lessons, out, sandboxed, dropped=False):
     """(lines, exit status): 0 when every job was graded, 1 when the grader failed on some."""
     lines = [f"Graded {plural(len(done.graded), 'submission')} from "
              f"{plural(len(done.learners), 'learner')} on "
@@ -16,16 +64,11 @@ def summary(done, lessons, out, sandboxed):
     if not done.graded and done.unchanged:
         lines[0] = (f"Nothing to grade: all {plural(done.unchanged, 'submission')} from "
                     f"{plural(len(done.learners), 'learner')} are unchanged since they were graded (--regrade grades them anew).")
-    missing = defaultdict(list)
+    lines += missing_lines(done, lessons)
     files = defaultdict(list)
     for u in done.ungraded:
-        if u.path is None:
-            missing[u.learner].append(u.lesson)
-        else:
+        if u.path is not None and u.link is None:
             files[u.reason].append(u)
-    if missing:
-        lines.append(f"\nNo submission ({sum(map(len, missing.values()))} learner x lesson):")
-        lines += [f"  {learner}: {', '.join(ids)}" for learner, ids in missing.items()]
     if files:
         lines.append(f"\nNot graded ({sum(map(len, files.values()))} files):")
         for reason, notes in files.items():
@@ -34,10 +77,17 @@ def summary(done, lessons, out, sandboxed):
             if len(notes) > SHOWN:
                 lines.append(f"    ... and {len(notes) - SHOWN} more (all in the gradebook's "
                              "`ungraded` table)")
+    lines += link_lines(done)
     if done.faults:
         lines.append(f"\nThe grader could not grade {plural(len(done.faults), 'job')} (recorded as such; "
                      "the next run grades them again):")
         lines += [f"  {g.learner} x {g.lesson}: {g.row['error']}" for g in done.faults]
+    if done.withdrawn:
+        lines.append(f"\nNo folder in the class any more for {plural(len(done.withdrawn), 'learner')} "
+                     "of the gradebook: "
+                     + ("left out of the exports (--drop)" if dropped else
+                        "marked withdrawn in grades.csv (--drop leaves them out)")
+                     + f"; their results stay in the gradebook: {names(done.withdrawn)}")
     lines.append(f"\nWritten from the gradebook: {out / 'gradebook.sqlite'}, {out / 'grades.csv'}, "
                  f"{out / 'feedback'}/, {out / 'gradescope'}/")
     return lines, 1 if done.faults else 0

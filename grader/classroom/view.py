@@ -58,6 +58,14 @@ class ClassView:
     learners: list
     current: dict                   # (learner, lesson id) -> Current
     ungraded: list                  # (learner, lesson, path, reason)
+    withdrawn: set = field(default_factory=set)     # learners whose folder is gone
+
+    def present(self):
+        """The view without the learners who withdrew (their history stays in the gradebook)."""
+        keep = [l for l in self.learners if l not in self.withdrawn]
+        return ClassView(self.lessons, keep, {k: c for k, c in self.current.items()
+                                              if k[0] not in self.withdrawn},
+                         [u for u in self.ungraded if u[0] not in self.withdrawn], set())
 
     def lesson(self, lesson_id):
         return next(l for l in self.lessons if l.id == lesson_id)
@@ -69,7 +77,8 @@ class ClassView:
 def load(db):
     lessons = [LessonInfo(i, n, t, json.loads(h)) for i, n, t, h in db.execute(
         "SELECT id, number, title, hints FROM lessons ORDER BY number, id")]
-    learners = [l for (l,) in db.execute("SELECT id FROM learners ORDER BY id")]
+    people = db.execute("SELECT id, withdrawn FROM learners ORDER BY id").fetchall()
+    learners = [l for l, _ in people]
     current = {}
     rows = db.execute(
         "SELECT c.learner, c.lesson, r.id, r.score, r.passed, r.cases_passed, r.cases_total, r.error, "
@@ -89,4 +98,4 @@ def load(db):
         by_id[rid].cases.append(case_view(*case))
     ungraded = db.execute("SELECT learner, lesson, path, reason FROM ungraded "
                           "ORDER BY learner, lesson, path").fetchall()
-    return ClassView(lessons, learners, current, ungraded)
+    return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone})

@@ -107,13 +107,14 @@ def shown_name(path):
         return str(path)
 
 
-def read_source(path):
+def read_source(path, data=None):
     """The learner's file (or a notebook's answer cells) as (text, syntax tree); raises ValueError
-    (or SyntaxError) with a learner-facing reason."""
+    (or SyntaxError) with a learner-facing reason. `data`: the file's bytes, already read (`path`
+    then only names it)."""
     path = Path(path)
-    if not path.is_file():
+    if data is None and not path.is_file():
         raise ValueError(f"there is no file at {shown_name(path)}")
-    source = read_answer(path)
+    source = read_answer(path, data)
     try:
         return source, ast.parse(source, filename=str(path))
     except SyntaxError as e:
@@ -218,13 +219,14 @@ def line_of(trace_line):
     return int(number) if number.isdigit() else None
 
 
-def grade_file(lesson, path, pool, limits=None, progress=None, name=None):
+def grade_file(lesson, path, pool, limits=None, progress=None, name=None, data=None):
     """Grade the file at `path` on `lesson` using `pool`'s warm workers; every failure of the file
     is inside the Result. `progress(index, outcome)` is told as each case ends; `name` is how
-    tracebacks name the file (default: its path, as shown_name gives it)."""
+    tracebacks name the file (default: its path, as shown_name gives it); `data`: the file's bytes,
+    already read (the path then only names it)."""
     result = Result(lesson, Path(path))
     try:
-        source, tree = read_source(path)
+        source, tree = read_source(path, data)
     except SyntaxError as e:
         result.error, result.error_line = e.msg, e.lineno
         return result

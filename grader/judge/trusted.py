@@ -1,19 +1,36 @@
 """Run trusted code (the reference, a known mistake) in this process, on the same cases.
 
 Its answers pass through the wire format too, so they reach the comparison in the same types as a
-learner's.
+learner's. Several threads run trusted code at once (a lesson's answers are computed while other
+lessons' jobs are diagnosed), so nothing here touches process-wide state: what trusted code prints
+goes to the `print` of its own namespace, which keeps nothing (sys.stdout is never swapped, which
+from two threads at once left it swapped for good), numpy's floating-point warnings are silenced
+by its errstate (per thread), and other warnings raised from lesson code are ignored by one filter
+set when this module is imported.
 """
+import builtins
 import contextlib
 import copy
-import io
 import sys
 import threading
 import types
 import warnings
 
+import numpy as np
+
 from grader.runner.child import runner, wire
 from . import budget
 from grader.runner.outcome import Outcome, grader_error
+
+LESSON_MODULES = r"lesson_"     # how Lesson names the modules of its references and mistakes
+warnings.filterwarnings("ignore", module=LESSON_MODULES)
+
+
+def quiet_print(*args, file=None, **kwargs):
+    """`print` for trusted code: what it prints to stdout is dropped (a learner never reads it, and
+    the grader's own output is never mixed with it); printing to another file goes there."""
+    if file is not None and file is not sys.stdout:
+        builtins.print(*args, file=file, **kwargs)
 
 
 @contextlib.contextmanager
@@ -32,9 +49,8 @@ def one_torch_thread():
         torch.set_num_threads(before)
 
 
-# A run swaps process-wide state (sys.stdout, the warning filters, torch's threads) and puts it
-# back at its end: runs from several grading threads take turns, or one would put back another's
-# stand-in (a class's summary was printed into a run's captured output).
+# torch's thread count is process-wide: a run sets it and puts back what it found, so runs from
+# several grading threads take turns, or one would put back another's setting.
 ONE_AT_A_TIME = threading.RLock()
 
 
@@ -46,13 +62,13 @@ def run(namespace, cases):
 
 
 def run_cases(namespace, cases):
+    namespace.setdefault("print", quiet_print)   # the trusted functions' globals are `namespace`
     module = types.SimpleNamespace(**namespace)
     path = namespace.get("__file__", "")
     outcomes = []
     for case in cases:
         outputs, error, mutated = [], None, []
-        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
             for c in case.calls:
                 args, kwargs = copy.deepcopy((c.args, c.kwargs))
                 out, error, changed = runner.run_call(module, path, c.fn, args, kwargs,

@@ -10,12 +10,64 @@ from .. import view as class_view
 SYMPTOM = "symptom:"
 
 
+# What a likely cause found, at a glance (the symptom's message says it in full).
+TITLES = {"type": "returns the wrong kind of value", "float32": "computed in float32",
+          "transposed": "right values, axes in another order", "extra-axis":
+          "an axis of size 1 added or missing", "reshaped": "right values, in another shape",
+          "rearranged": "right numbers, arranged differently", "rearranged-part":
+          "part of the answer in another order", "returns-input": "returns its input unchanged",
+          "factor": "the answer times a constant factor", "offset": "the answer plus a constant",
+          "row-factor": "each row times a factor of its own", "column-factor":
+          "each feature times a factor of its own", "column-affine":
+          "each feature scaled and shifted", "log": "the logarithm of the answer",
+          "exp": "the exponential of the answer", "clipped": "clipped to a range",
+          "zeros-wrong": "wrong only where the answer is 0", "zeroed":
+          "entries set to 0 that should not be", "first-item-only":
+          "only the first item of a batch right", "eps": "eps in the wrong place",
+          "in-place": "changes its input in place", "wrong-exception":
+          "raises the wrong kind of exception", "check-too-strict": "its own check is too strict"}
+LEADS = ("On every failing case ", "On the failing case ")
+MAX_FINDING = 70
+
+
+def clause(text):
+    """The first clause of a message, without a count in brackets at its end, capped."""
+    for stop in (": ", "; ", ". "):
+        text = text.split(stop, 1)[0]
+    if text.endswith(")") and " (" in text:
+        text = text.rsplit(" (", 1)[0]
+    text = text.rstrip(".")
+    return text if len(text) <= MAX_FINDING else text[:MAX_FINDING - 1] + "…"
+
+
+def finding(mistake, message):
+    """A diagnosis at a glance: a known mistake's name, or what a likely cause found (the function
+    or part that is wrong, the kind of error, how the answers relate to the expected ones)."""
+    if not mistake.startswith(SYMPTOM):
+        return mistake
+    name = mistake.removeprefix(SYMPTOM)
+    text = " ".join(message.replace("`", "").split())
+    if name == "unfinished":
+        return text.split(" still raises", 1)[0][:MAX_FINDING] + " not written yet"
+    if name == "part" and "the difference is in " in text:
+        return "wrong in " + clause(text.rsplit("the difference is in ", 1)[1])
+    if name in TITLES:
+        return TITLES[name]
+    for lead in LEADS:
+        text = text.removeprefix(lead)
+    if " raised this kind" in text and ": " in text:        # an error the grader recognised
+        text = text.split(": ", 1)[1]
+    found = clause(text)
+    return found[:1].upper() + found[1:] if found else name
+
+
 @dataclass
 class Mistake:
     """One diagnosis, as made by one or more learners on one lesson."""
     id: str                         # the mistake's name, or symptom:NAME for a likely cause
     learners: list
     messages: list                  # the distinct messages they read (a symptom's may differ)
+    label: str = None               # what it found, at a glance (default: its name)
 
     @property
     def symptom(self):
@@ -23,7 +75,7 @@ class Mistake:
 
     @property
     def name(self):
-        return self.id.removeprefix(SYMPTOM)
+        return self.label or self.id.removeprefix(SYMPTOM)
 
 
 @dataclass
@@ -52,16 +104,19 @@ class LessonReport:
     id: str
     number: int
     title: str
-    scores: dict                    # learner -> score from 0 to 1, for those graded (not faults)
+    scores: dict                    # learner -> score from 0 to 1, for work handed in (not the
+                                    # untouched stub, not a grader fault)
     passed: list
     missing: list                   # learners with no submission for this lesson
     mistakes: list = field(default_factory=list)     # Mistake, most learners first
     failed_cases: list = field(default_factory=list)  # FailedCase, most learners first
     ran: int = 0                    # submissions whose code ran the cases
     problems: list = field(default_factory=list)     # Problem
+    stubs: list = field(default_factory=list)        # learners who handed in the stub untouched
 
     @property
     def submitted(self):
+        """Work handed in: untouched stubs are counted apart (`stubs`)."""
         return len(self.scores)
 
     @property
@@ -83,6 +138,12 @@ class ClassReport:
     lessons: list                   # LessonReport, in lesson order
     totals: dict                    # learner -> sum of their lesson scores
     nothing: list                   # learners who submitted nothing for any lesson
+    ungradable: dict = field(default_factory=dict)  # learner -> [(file, why)], who handed in only
+                                                    # files that could not be graded
+    only_stubs: list = field(default_factory=list)  # learners who handed in untouched stubs only
+    ungraded: list = field(default_factory=list)    # (learner, lesson, file, why) of every file
+                                                    # not graded: archives, misnamed, duplicates
+    withdrawn: list = field(default_factory=list)   # learners left out: their folder is gone
 
     @property
     def lesson_count(self):
@@ -113,9 +174,14 @@ def problems(learner, cur, statuses):
     if cur.violations:
         found.append(Problem(learner, "rule", "\n".join(f"line {v['line']}: {v['message']}"
                                                         for v in cur.violations)))
-    if cur.cases and all(c["verdict"] == "not implemented yet" for c in cur.cases):
+    if is_stub(cur):
         found.append(Problem(learner, "stub", f"{len(cur.cases)} cases not implemented yet"))
     return found
+
+
+def is_stub(cur):
+    """Whether a result is of the lesson's stub, untouched: every case not implemented yet."""
+    return bool(cur.cases) and all(c["verdict"] == "not implemented yet" for c in cur.cases)
 
 
 def code_ran(cur):
@@ -142,11 +208,14 @@ def lesson_report(v, lesson, statuses):
         report.problems += problems(learner, cur, statuses.get((learner, lesson.id), []))
         if cur.fault:               # no score, as in grades.csv: the next run grades it again
             continue
+        if is_stub(cur):
+            report.stubs.append(learner)
+            continue
         scores[learner] = cur.score
         if cur.passed:
             passed.append(learner)
         for d in cur.diagnosis:
-            who, messages = diagnosed[d["mistake"]]
+            who, messages = diagnosed[d["mistake"], finding(d["mistake"], d["message"])]
             who.append(learner)
             if d["message"] not in messages:
                 messages.append(d["message"])
@@ -156,21 +225,30 @@ def lesson_report(v, lesson, statuses):
                 if not c["passed"] and not not_run(c):
                     failed.setdefault(c["name"], FailedCase(c["name"], c["probe"], c["public"], []))
                     failed[c["name"]].learners.append(learner)
-    report.mistakes = sorted((Mistake(m, who, msgs) for m, (who, msgs) in diagnosed.items()),
-                             key=lambda m: (-len(m.learners), m.symptom, m.id))
+    report.mistakes = sorted((Mistake(m, who, msgs, label) for (m, label), (who, msgs)
+                              in diagnosed.items()),
+                             key=lambda m: (-len(m.learners), m.symptom, m.id, m.name))
     report.failed_cases = sorted(failed.values(), key=lambda c: -len(c.learners))
     return report
 
 
 def build(db):
-    """The ClassReport of the gradebook open on `db`."""
-    v = class_view.load(db)
+    """The ClassReport of the gradebook open on `db`: the class as it is now (learners whose
+    folder is gone are left out, and named)."""
+    whole = class_view.load(db)
+    v = whole.present()
     statuses = case_statuses(db)
     lessons = [lesson_report(v, lesson, statuses) for lesson in v.lessons]
     totals = Counter()
     for (learner, _), cur in v.current.items():
         totals[learner] += 0 if cur.fault else cur.score
     graded = {learner for learner, _ in v.current}
-    nothing = [l for l in v.learners if l not in graded
-               and not any(u[2] for u in v.notes(l))]
-    return ClassReport(v.learners, lessons, {l: totals[l] for l in v.learners}, nothing)
+    files = {l: [(u[2], u[3]) for u in v.notes(l) if u[2]] for l in v.learners}
+    nothing = [l for l in v.learners if l not in graded and not files[l]]
+    ungradable = {l: files[l] for l in v.learners if l not in graded and files[l]}
+    stubbed = {l for lesson in lessons for l in lesson.stubs}
+    worked = {l for lesson in lessons for l in lesson.scores}
+    only_stubs = [l for l in v.learners if l in stubbed and l not in worked]
+    return ClassReport(v.learners, lessons, {l: totals[l] for l in v.learners}, nothing,
+                       ungradable, only_stubs, [u for u in v.ungraded if u[2]],
+                       sorted(whole.withdrawn))

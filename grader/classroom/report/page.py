@@ -4,7 +4,7 @@ error text) is escaped. The numbers also sit in data- attributes, for tools and 
 import base64
 import re
 
-from ..feedback import e, prose
+from ..escape import html as e, html_prose as prose
 from . import plots
 from .data import KINDS
 
@@ -27,6 +27,7 @@ max-height:16rem;overflow:auto;margin:.2rem 0} code{background:#f3f5f8;padding:0
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 MAX_DETAIL = 2000
 CASES_SHOWN = 8         # failed cases listed before the rest are folded
+FILES_SHOWN = 500       # files not graded listed on the page
 COUNTED = ("timeout", "crash", "error", "rule", "stub")
 
 
@@ -53,7 +54,7 @@ def summary_table(report):
     rows = ['<table id="lessons"><tr><th>Lesson</th><th class="n">Submitted</th><th class="n">Passed'
             '</th><th class="n">Pass rate</th><th class="n">Mean score</th><th class="n">Time-outs</th>'
             '<th class="n">Crashes</th><th class="n">Not gradable</th><th class="n">Broke a rule</th>'
-            '<th class="n">Stub left</th><th class="n">Nothing submitted</th></tr>']
+            '<th class="n">Untouched stub</th><th class="n">Nothing submitted</th></tr>']
     for l in report.lessons:
         counts = [len({p.learner for p in l.problems_of(k)}) for k in COUNTED]
         rows.append(
@@ -80,11 +81,16 @@ def top_mistakes(report):
             "</tr>"]
     for m, l in found:
         rows.append(f'<tr data-lesson="{e(l.id)}" data-mistake="{e(m.id)}" '
-                    f'data-learners="{len(m.learners)}"><td>{l.number:02d}</td><td>{kind_tag(m)}'
-                    f'<a href="#{anchor("mistake", l.id, m.id)}">{e(m.name)}</a></td>'
+                    f'data-finding="{e(m.name)}" data-learners="{len(m.learners)}">'
+                    f'<td>{l.number:02d}</td><td>{kind_tag(m)}'
+                    f'<a href="#{mistake_anchor(l, m)}">{e(m.name)}</a></td>'
                     f'<td class="n">{len(m.learners)}</td></tr>')
     rows.append("</table>")
     return "".join(rows)
+
+
+def mistake_anchor(lesson, mistake):
+    return anchor("mistake", lesson.id, mistake.id, mistake.name)
 
 
 def kind_tag(mistake):
@@ -97,8 +103,9 @@ def mistakes_list(lesson):
     for m in lesson.mistakes:
         messages = "".join(f'<div class="why">{prose(text)}</div>' for text in m.messages)
         items.append(
-            f'<li id="{anchor("mistake", lesson.id, m.id)}" data-mistake="{e(m.id)}" '
-            f'data-learners="{len(m.learners)}"><details><summary>{kind_tag(m)}<b>{e(m.name)}</b>'
+            f'<li id="{mistake_anchor(lesson, m)}" data-mistake="{e(m.id)}" '
+            f'data-finding="{e(m.name)}" data-learners="{len(m.learners)}"><details><summary>'
+            f'{kind_tag(m)}<b>{e(m.name)}</b>'
             f' — {len(m.learners)} learner{"" if len(m.learners) == 1 else "s"}</summary>'
             f'{messages}<p class="names muted">Learners: {names(m.learners)}</p></details></li>')
     return '<ul class="mistakes">' + "".join(items) + "</ul>"
@@ -153,6 +160,9 @@ def lesson_section(lesson):
                    f"{percent(lesson.mean_score)}.</p>")
     else:
         out.append("<p>Nobody submitted this lesson.</p>")
+    if lesson.stubs:
+        out.append(f'<p class="muted" data-stubs="{e(lesson.id)}">Handed in the stub untouched '
+                   f"(not counted as submitted): {names(lesson.stubs)}.</p>")
     if lesson.mistakes:
         out.append("<h4>Diagnosed mistakes</h4>")
         out.append(mistakes_list(lesson))
@@ -176,7 +186,15 @@ def nothing_section(report):
         out.append('<p>Nothing at all, for any lesson: <span id="nothing">'
                    + ", ".join(f'<b data-learner="{e(l)}">{e(l)}</b>' for l in report.nothing)
                    + "</span>.</p>")
-    else:
+    if report.ungradable:
+        out.append('<p>Nothing that could be graded (only the files below):</p><ul id="ungradable">'
+                   + "".join(f'<li data-learner="{e(l)}"><b>{e(l)}</b>: '
+                             + "; ".join(f"<code>{e(path)}</code> ({e(why)})" for path, why in files)
+                             + "</li>" for l, files in report.ungradable.items()) + "</ul>")
+    if report.only_stubs:
+        out.append('<p>Only the lessons\' stubs, untouched: <span id="only-stubs">'
+                   + names(report.only_stubs) + "</span>.</p>")
+    if not (report.nothing or report.ungradable or report.only_stubs):
         out.append('<p id="nothing">Every learner submitted something.</p>')
     per = [l for l in report.lessons if l.missing]
     if per:
@@ -184,7 +202,31 @@ def nothing_section(report):
                    + "".join(f'<tr><td>{l.number:02d} · {e(l.title)}</td><td class="n">'
                              f'{len(l.missing)}</td><td class="names">{names(l.missing)}</td></tr>'
                              for l in per) + "</table>")
+    if report.withdrawn:
+        out.append(f'<p class="muted" id="withdrawn">Left out of this report, their folder being '
+                   f"gone from the class (the gradebook keeps their results): "
+                   f"{names(report.withdrawn)}.</p>")
     return "\n".join(out)
+
+
+def ungraded_section(report):
+    """Every file handed in that was not graded, with the reason (archives, misnamed files,
+    duplicates, links)."""
+    out = ["<h2>Files not graded</h2>"]
+    if not report.ungraded:
+        out.append("<p>Every file handed in was graded.</p>")
+        return "\n".join(out)
+    out.append(f"<p>{len(report.ungraded)} file{'s' if len(report.ungraded) != 1 else ''} handed "
+               "in could not be graded or were not graded:</p>")
+    rows = ['<table id="ungraded"><tr><th>Learner</th><th>File</th><th>Why</th></tr>']
+    for learner, lesson, path, why in report.ungraded[:FILES_SHOWN]:
+        rows.append(f'<tr data-learner="{e(learner or "")}" data-file="{e(path)}"><td>'
+                    f'{e(learner or "—")}</td><td><code>{e(path)}</code></td><td>{e(why)}</td></tr>')
+    rows.append("</table>")
+    if len(report.ungraded) > FILES_SHOWN:
+        rows.append(f"<p>... and {len(report.ungraded) - FILES_SHOWN} more, in the gradebook's "
+                    "<code>ungraded</code> table.</p>")
+    return "\n".join(out) + "".join(rows)
 
 
 def page(report, source, generated):
@@ -205,6 +247,7 @@ def page(report, source, generated):
         "<h2>Score distribution</h2>",
         figure(plots.score_distribution(report), "Learners by total score"),
         nothing_section(report),
+        ungraded_section(report),
         "<h2>Lesson by lesson</h2>",
         *(lesson_section(l) for l in report.lessons),
     ]

@@ -7,7 +7,7 @@ from matplotlib.patches import Patch
 
 WIDTH = 9.0                     # inches, at DPI: the page shows them at WIDTH * 100 pixels
 DPI = 150
-PASSED, FAILED, MISSING = "#2e7d4f", "#d9822b", "#c5cad3"
+PASSED, FAILED, STUB, MISSING = "#2e7d4f", "#d9822b", "#8d96a8", "#c5cad3"
 KNOWN, SYMPTOM = "#3b6fb6", "#9a6fb0"
 TOP_MISTAKES = 15
 
@@ -43,18 +43,22 @@ def score_distribution(report):
 
 
 def pass_rates(report):
-    """Per lesson, the class split into passed, submitted but not passed, and nothing submitted."""
+    """Per lesson, the class split into passed, submitted but not passed, the stub handed in
+    untouched, and nothing submitted."""
     lessons = report.lessons[::-1]                  # the first lesson on top
     fig = Figure(figsize=(WIDTH, 0.8 + 0.42 * len(lessons)), layout="constrained")
     ax = fig.add_subplot()
     labels = [lesson_label(l) for l in lessons]
     passed = [len(l.passed) for l in lessons]
     failed = [l.submitted - len(l.passed) for l in lessons]
+    stubs = [len(l.stubs) for l in lessons]
     missing = [len(l.missing) for l in lessons]
     ax.barh(labels, passed, color=PASSED, label="passed")
     ax.barh(labels, failed, left=passed, color=FAILED, label="submitted, not passed")
-    ax.barh(labels, missing, left=[p + f for p, f in zip(passed, failed)], color=MISSING,
-            label="nothing submitted")
+    ax.barh(labels, stubs, left=[p + f for p, f in zip(passed, failed)], color=STUB,
+            label="stub, untouched")
+    ax.barh(labels, missing, left=[p + f + t for p, f, t in zip(passed, failed, stubs)],
+            color=MISSING, label="nothing submitted")
     total = max(len(report.learners), 1)
     for y, l in enumerate(lessons):
         rate = "—" if l.pass_rate is None else f"{l.pass_rate:.0%} of {l.submitted}"
@@ -62,32 +66,40 @@ def pass_rates(report):
     ax.set_xlim(0, total * 1.16)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("learners (right: pass rate among those who submitted)")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False, fontsize=10)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False, fontsize=10)
     ax.spines[["top", "right"]].set_visible(False)
     return png(fig)
 
 
 def common_mistakes(report):
-    """The diagnoses most learners made, across lessons (None when there is none)."""
+    """The diagnoses most learners made, across lessons, as PNG (None when there is none)."""
+    fig = mistakes_figure(report)
+    return None if fig is None else png(fig)
+
+
+def mistakes_figure(report):
+    """The chart of the diagnoses most learners made, each labelled with what it found, the legend
+    above the bars (None when there is no diagnosis)."""
     found = sorted(((len(m.learners), l.number, m) for l in report.lessons for m in l.mistakes),
                    key=lambda t: (-t[0], t[1], t[2].id))[:TOP_MISTAKES]
     if not found:
         return None
     found.reverse()                                  # the most common on top
-    fig = Figure(figsize=(WIDTH, 0.8 + 0.34 * len(found)), layout="constrained")
+    fig = Figure(figsize=(WIDTH, 1.2 + 0.34 * len(found)), layout="constrained")
     ax = fig.add_subplot()
-    labels = [f"{number:02d} · {m.name}" + (" (likely cause)" if m.symptom else "")
-              for _, number, m in found]
+    labels = [f"{number:02d} · {m.name}" for _, number, m in found]    # what each one found
     counts = [n for n, _, _ in found]
     bars = ax.barh(range(len(found)), counts, color=[SYMPTOM if m.symptom else KNOWN
                                                      for _, _, m in found])
-    ax.set_yticks(range(len(found)), labels, fontsize=10)
+    ax.set_yticks(range(len(found)), labels, fontsize=10, parse_math=False)
     ax.bar_label(bars, padding=3, fontsize=10)
     ax.set_xlim(0, max(counts) * 1.15)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("learners diagnosed with it")
     ax.legend(handles=[Patch(color=KNOWN, label="known mistake (the lesson's own)"),
-                       Patch(color=SYMPTOM, label="likely cause (the grader's reading)")],
-              loc="lower right", frameon=False, fontsize=10)
+                       Patch(color=SYMPTOM, label="likely cause (what the grader read from the "
+                                                  "answers)")],
+              loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
+              fontsize=10)      # above the bars: it never covers one
     ax.spines[["top", "right"]].set_visible(False)
-    return png(fig)
+    return fig

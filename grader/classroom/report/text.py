@@ -1,13 +1,14 @@
-"""The class report in the terminal: rich tables of the same numbers the HTML report shows."""
-from rich.markup import escape
+"""The class report in the terminal: rich tables of the same numbers the HTML report shows. Every
+string from the gradebook goes through escape.terminal."""
 from rich import box
 from rich.table import Column, Table
 
 from grader.display import plural
+from ..escape import terminal
 
 TOP = 10          # the most common mistakes listed
 SHORT = {"timeout": "time-out", "crash": "crash", "error": "not gradable", "rule": "rule broken",
-         "stub": "stub", "fault": "grader fault"}
+         "fault": "grader fault"}          # stubs have a column of their own
 
 
 def percent(x):
@@ -21,14 +22,15 @@ def problems_text(lesson):
 
 
 def lessons_table(report):
-    table = Table("lesson", "in", Column("passed", no_wrap=True), "none", "problems",
-                  "top mistake (learners)", title="Lessons at a glance (in: handed in; none: "
-                  "nothing submitted)", title_justify="left", box=box.SIMPLE_HEAD)
+    table = Table("lesson", "in", Column("passed", no_wrap=True), "stub", "none", "problems",
+                  "top mistake (learners)", title="Lessons at a glance (in: handed in; stub: the "
+                  "stub handed in untouched; none: nothing submitted)", title_justify="left",
+                  box=box.SIMPLE_HEAD)
     for l in report.lessons:
         top = l.mistakes[0] if l.mistakes else None
         table.add_row(f"{l.number:02d}", str(l.submitted), f"{len(l.passed)} ({percent(l.pass_rate)})",
-                      str(len(l.missing) or ""), problems_text(l),
-                      f"{escape(top.name)} ({len(top.learners)})" if top else "")
+                      str(len(l.stubs) or ""), str(len(l.missing) or ""), problems_text(l),
+                      f"{terminal(top.name)} ({len(top.learners)})" if top else "")
     return table
 
 
@@ -38,8 +40,8 @@ def mistakes_table(report):
     table = Table("lesson", Column("diagnosis", no_wrap=True), "kind", "learners", "who", title="Most common mistakes",
                   title_justify="left", box=box.SIMPLE_HEAD)
     for m, l in found:
-        table.add_row(f"{l.number:02d}", escape(m.name), "likely cause" if m.symptom else "known",
-                      str(len(m.learners)), escape(", ".join(m.learners)))
+        table.add_row(f"{l.number:02d}", terminal(m.name), "likely cause" if m.symptom else "known",
+                      str(len(m.learners)), terminal(", ".join(m.learners)))
     return table if found else None
 
 
@@ -49,10 +51,22 @@ def print_report(console, report):
     if mistakes is not None:
         console.print(mistakes)
     if report.nothing:
-        console.print(f"Submitted nothing at all: {escape(', '.join(report.nothing))}")
+        console.print(f"Submitted nothing at all: {terminal(', '.join(report.nothing))}")
+    if report.ungradable:
+        console.print("Submitted nothing that could be graded: " + terminal("; ".join(
+            f"{l} ({', '.join(path for path, _ in files)})"
+            for l, files in report.ungradable.items())))
+    if report.only_stubs:
+        console.print(f"Handed in only untouched stubs: {terminal(', '.join(report.only_stubs))}")
     for l in report.lessons:
-        some = [learner for learner in l.missing if learner not in report.nothing]
+        some = [learner for learner in l.missing
+                if learner not in report.nothing and learner not in report.ungradable]
         if some:
-            console.print(f"Nothing for {escape(l.id)}: {escape(', '.join(some))}")
+            console.print(f"Nothing for {terminal(l.id)}: {terminal(', '.join(some))}")
+    if report.ungraded:
+        console.print(f"Not graded: {plural(len(report.ungraded), 'file')} handed in (the HTML "
+                      "report lists them, with the reasons).")
+    if report.withdrawn:
+        console.print(f"Left out, their folder being gone: {terminal(', '.join(report.withdrawn))}")
     console.print(f"{plural(len(report.learners), 'learner')}, "
                   f"{plural(report.lesson_count, 'lesson')}.")
