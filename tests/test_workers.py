@@ -1,12 +1,14 @@
-"""Warm workers: a fresh child per job, nothing shared between jobs, every process cleaned up,
-and a worker that dies is replaced without losing the job."""
+"""Warm workers: a fresh child per job, nothing shared between jobs, every process cleaned up, a
+worker that dies is replaced without losing the job, and a child gets hidden inputs only once its
+public cases are answered."""
+import hashlib
 import os
 import textwrap
 import time
 from pathlib import Path
 
 from conftest import FAST, GOOD_SOFTMAX
-from grader.judge.grade import grade_file
+from grader.judge.grade import grade_file, run_learner
 from grader.runner.workers import Pool
 
 
@@ -119,3 +121,36 @@ def test_no_descriptor_leaks_whatever_the_job_does(softmax_lesson, tmp_path):
             grade(single, softmax_lesson, tmp_path, prelude, f"{name}.py")
         time.sleep(0.2)        # a feeder thread closes its pipe once the child is gone
         assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_one_child_runs_public_cases_before_it_holds_any_hidden_input(pool, softmax_lesson):
+    """The public cases, then the hidden ones, run in one child; while a public case runs (what it
+    prints is shown) no hidden input is anywhere in the child's memory, and its raw output is
+    closed before the hidden inputs come (the probe does find each hidden input in its own case)."""
+    public = {hashlib.sha256(c.calls[0].args[0].tobytes()).hexdigest()
+              for c in softmax_lesson.cases if c.public}
+    hidden = {hashlib.sha256(c.calls[0].args[0].tobytes()).hexdigest()
+              for c in softmax_lesson.cases if not c.public} - public
+    source = textwrap.dedent(f"""\
+        import gc, hashlib, os
+        import numpy as np
+        HIDDEN = {sorted(hidden)!r}
+
+        def arrays():       # arrays are not tracked by the collector; what holds them is
+            for o in gc.get_objects():
+                for item in o.values() if type(o) is dict else o if type(o) is list else ():
+                    if type(item) is np.ndarray:
+                        yield item
+
+        def softmax(x, axis=-1):
+            seen = sum(hashlib.sha256(a.tobytes()).hexdigest() in HIDDEN for a in arrays())
+            raw = "null" if os.fstat(1).st_rdev == os.stat(os.devnull).st_rdev else "open"
+            print(os.getpid(), seen, raw)
+            e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            return e / np.sum(e, axis=axis, keepdims=True)
+        """)
+    job = run_learner(pool, source, softmax_lesson.cases, FAST)
+    said = [(case.public, *o.stdout.split()) for case, o in zip(softmax_lesson.cases, job.outcomes)]
+    assert len({pid for _, pid, _, _ in said}) == 1, said
+    assert all(seen == "0" and raw == "open" for shown, _, seen, raw in said if shown), said
+    assert all(seen != "0" and raw == "null" for shown, _, seen, raw in said if not shown), said

@@ -1,8 +1,14 @@
 """The untrusted side: import a learner's file and answer one job's calls, frame by frame.
 
-The runner never sees expected outputs. It reports, in order: one "imported" frame, then one "case"
-frame per case. The trusted parent treats every frame as untrusted data.
+The runner never sees expected outputs. It reports, in order: "ready" (its job is set up, before
+any learner code runs), one "imported" frame, then one "case" frame per case. Cases come in
+batches: the first with the learner's source, each later one only once the parent has every answer
+before it. Between batches the runner points its raw output (descriptors 1 and 2, which the parent
+reads for a crash's last words) at /dev/null: what the public cases print may be shown, and no
+hidden input reaches the learner's process before that output is closed. The trusted parent treats
+every frame as untrusted data.
 """
+import contextlib
 import copy
 import io
 import linecache
@@ -197,19 +203,38 @@ def serve(request, path, out):
         send(out, {"kind": "imported", "error": error_info(exc, name), **sink.fields()})
         return
     send(out, {"kind": "imported", "error": None, **sink.fields()})
-    for index in range(request["start"], len(request["cases"])):
-        case = request["cases"][index]
-        outputs, error, mutated = [], None, []
-        sink = capture()
-        for fn, args, kwargs in case["calls"]:
-            out_value, error, changed = run_call(module, name, fn, args, kwargs,
-                                                 case["float_errors"])
-            mutated += changed
-            if error:
-                break
-            outputs.append(out_value)
-        send(out, {"kind": "case", "index": index, "outputs": None if error else outputs,
-                   "error": error, "mutated": mutated, **sink.fields()})
+    batch = request
+    while batch is not None:
+        for offset, case in enumerate(batch["cases"]):
+            run_case(module, name, out, batch["start"] + offset, case)
+        batch = next_batch()
+
+
+def run_case(module, name, out, index, case):
+    outputs, error, mutated = [], None, []
+    sink = capture()
+    for fn, args, kwargs in case["calls"]:
+        out_value, error, changed = run_call(module, name, fn, args, kwargs, case["float_errors"])
+        mutated += changed
+        if error:
+            break
+        outputs.append(out_value)
+    send(out, {"kind": "case", "index": index, "outputs": None if error else outputs,
+               "error": error, "mutated": mutated, **sink.fields()})
+
+
+def next_batch():
+    """Close the raw output, then wait for the next batch of cases (None when there is none)."""
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        os.close(quiet)
+    except OSError:          # no descriptor left to open (the learner's doing): close them
+        for fd in (1, 2):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return wire.read_message(sys.stdin.buffer, tensors=as_tensor)
 
 
 def as_tensor(array):
@@ -223,6 +248,7 @@ def main(result_fd, drop_privileges):
     out = os.fdopen(result_fd, "wb", buffering=0)
     Job.out = out
     signal.signal(signal.SIGUSR1, report_where)     # from the start: a time-out never kills it
+    send(out, {"kind": "ready"})
     request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
     path = write_source(request["source"])
     drop_privileges()
