@@ -312,7 +312,7 @@ def attend(frames, job, functions, start, limits, job_deadline, progress=None, l
     """Collect one child's frames (case i calls functions[i], in order); returns the index to
     resume from (len(cases) when done). `later` is (index, request): the rest of the cases, sent
     once the child has answered every case before `index`."""
-    ready(frames, min(time.monotonic() + limits.import_seconds, job_deadline))
+    ready(frames, time.monotonic() + limits.import_seconds)     # not the learner's time yet
     frame = frames.next(min(time.monotonic() + limits.import_seconds, job_deadline))
     failed = frame is None or expect(frame, "imported")["error"] is not None
     if failed and start > 0:     # it imported before: whatever happened now is not shown
