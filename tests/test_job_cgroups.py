@@ -38,7 +38,10 @@ def sandboxed():
     with Pool(1, sandboxed=True, preload=("numpy",)) as pool:
         folders = list(pool.cgroups.dirs) if pool.cgroups else []
         yield pool
-        assert not pool.cgroups or not job_cgroups(pool)    # each job's is gone with it
+        if pool.cgroups:        # each job's is gone with it; only the next job's is there
+            ahead = {d for w in pool.workers if w.ahead and not w.ahead.exception()
+                     for d in w.ahead.result().account.dirs}
+            assert set(job_cgroups(pool)) == ahead and len(ahead) == len(pool.cgroups.dirs)
     assert not [f for f in folders if os.path.exists(f)]     # and so is the grader's folder
 
 

@@ -269,7 +269,7 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, pu
                                  f"({exc}); its remaining cases were not run")
             start = len(cases)
         finally:
-            child.stop()
+            child.finish()
         timeouts = sum(o is not None and o.status == "timeout" for o in outcomes)
         if time.monotonic() >= job_deadline or timeouts >= limits.max_timeouts:
             break

@@ -7,6 +7,7 @@ control messages are checked, and a worker that stops answering is killed and re
 grader may make cgroups, each job runs in a new cgroup of its own (cgroups.py), which bounds its
 memory and processes as a whole and is removed when it ends.
 """
+import contextlib
 import itertools
 import json
 import os
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import cgroups, sandbox
@@ -83,6 +85,8 @@ class Worker:
         self.group = group
         self.sandboxed = bool(bwrap)
         self.host = self.proc.pid       # the worker's own pid, once a job has shown where it is
+        self.ahead = None               # a Future: the next job's child, made while one is judged
+        self.maker = ThreadPoolExecutor(1, thread_name_prefix="child-ahead")
 
     def wait_ready(self):
         """Block until the worker has imported its libraries; raises GraderError if it cannot."""
@@ -119,10 +123,23 @@ class Worker:
         return message
 
     def start(self, request, limits):
-        """Fork a child for one job and send it `request` (bytes); returns the JobChild. With a
-        cgroup group, the job as a whole is held to `limits` (the child's: memory_mb, processes)."""
+        """A child for one job, sent `request` (bytes): the one made ahead, or a new one; returns
+        the JobChild. With a cgroup group, the job as a whole is held to `limits` (the child's:
+        memory_mb, processes). Raises what making the child ahead raised."""
         self.wait_ready()
-        return JobChild(self, next(self.ids), request, limits)
+        ahead, self.ahead = self.ahead, None
+        child = ahead.result() if ahead else JobChild(self, next(self.ids), limits)
+        child.begin(request, limits)
+        return child
+
+    def make_ahead(self, ended, limits):
+        """In a thread of the worker's own, while the parent judges the job `ended` ran: wait for
+        that child's end, then fork, set up and confine the next job's child (a fork, a cgroup and
+        a child's end cost more than the rest of a job)."""
+        def make():
+            ended.stop()
+            return JobChild(self, next(self.ids), limits)
+        self.ahead = self.maker.submit(make)
 
     def host_pid(self, pid):
         """The pid on this side of the job child the worker calls `pid` (in the sandbox, the
@@ -157,8 +174,14 @@ class Worker:
         self.proc.wait()
 
     def close(self):
-        """End the worker and release its channel (only when no job is using it)."""
+        """End the worker and release its channel and the child made ahead (only when no job is
+        using it)."""
         self.kill()
+        self.maker.shutdown()
+        if self.ahead and not self.ahead.exception():
+            with contextlib.suppress(WorkerDied):
+                self.ahead.result().stop()
+        self.ahead = None
         self.sock.close()
         if not self.proc.stderr.closed:
             self.proc.stderr.close()
@@ -166,21 +189,17 @@ class Worker:
 
 class JobChild:
     """One forked child as the parent sees it: its request (written as it reads it), its result
-    frames, its printed output, its end."""
+    frames, its printed output, its end. It is made (forked, set up, in its cgroup) before its job
+    is known; the child waits for its request, so no learner code runs before it is confined."""
 
-    def __init__(self, worker, job_id, request, limits):
-        self.worker, self.id = worker, job_id
+    def __init__(self, worker, job_id, limits):
+        self.worker, self.id, self.limits = worker, job_id, limits
         self.stopping = self.out_of_memory = False
         request_r, self.request_w = os.pipe()
         self.rfd, result_w = os.pipe()
         self.outfd, output_w = os.pipe()
         self.pending, self.closing = b"", False      # what the child has not read yet
         self.account = None
-        # The child reads its request as soon as it exists: where it must first be put in its
-        # cgroup, the request goes in only after that, so no learner code runs outside it.
-        confined = worker.group is not None
-        if not confined:
-            self.send(request)
         try:
             worker.send({"run": job_id}, (request_r, result_w, output_w))
             reply = worker.receive(REPLY_SECONDS)
@@ -198,8 +217,14 @@ class JobChild:
             for fd in (request_r, result_w, output_w):
                 os.close(fd)
         self.code = None
-        if confined:
-            self.send(request)
+
+    def begin(self, request, limits):
+        """Send the job's request, under the job's own limits."""
+        if self.account is not None and limits != self.limits:
+            self.account.set_limits(limits["memory_mb"], limits["processes"] + 1)
+            self.memory_mb = limits["memory_mb"]
+        self.limits = limits
+        self.send(request)
 
     def confine(self, pid, limits):
         """Move the child, still waiting for its request, into a new cgroup of its own."""
@@ -278,6 +303,24 @@ class JobChild:
         """Ask the worker to signal the child to report where it is (at a time-out)."""
         self.worker.send({"where": self.id})
 
+    def finish(self):
+        """End the child without waiting: the worker kills what is left of it, and the next job's
+        child is made ahead meanwhile (its cgroup goes once the worker says it has ended)."""
+        if self.code is None and not self.stopping:
+            self.stopping = True
+            try:
+                self.worker.send({"stop": self.id})
+            except WorkerDied:
+                self.stop()         # the worker is gone: release the child now, and say so
+        self.close_pipes()
+        self.worker.make_ahead(self, self.limits)
+
+    def close_pipes(self):
+        if self.rfd is not None:
+            for fd in (self.rfd, self.outfd) + ((self.request_w,) if self.request_w else ()):
+                os.close(fd)
+            self.rfd = self.outfd = self.request_w = None
+
     def stop(self, grace=0.0):
         """Kill the child's whole process tree (the worker does it) and return its exit code; with
         `grace`, first give a child that is ending anyway that long to end by itself."""
@@ -293,10 +336,7 @@ class JobChild:
             if self.account is not None and not self.out_of_memory:
                 self.out_of_memory = self.account.out_of_memory()
         finally:
-            if self.rfd is not None:
-                for fd in (self.rfd, self.outfd) + ((self.request_w,) if self.request_w else ()):
-                    os.close(fd)
-                self.rfd = self.outfd = self.request_w = None
+            self.close_pipes()
             if self.account is not None:      # its processes are gone: so is its cgroup
                 self.account.close()
                 self.account = None
