@@ -244,21 +244,18 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, pu
     JobNotClean if a child could not be set up; every failure of the learner's code is in the Job.
     """
     public = len(cases) if public is None else public
-    calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
-              "float_errors": case.float_errors} for case in cases]
     outcomes = [None] * len(cases)
     job = Job(outcomes)
     functions = [[c.fn for c in case.calls] for case in cases]
     job_deadline = time.monotonic() + limits.job_seconds
+    header = wire.encode({"source": source, "name": name, "limits": limits.for_child()})
     start = 0
     while start < len(cases):
         hidden = max(start, public)
-        request = wire.encode({"source": source, "cases": calls[start:hidden], "start": start,
-                               "name": name, "limits": limits.for_child()})
-        child = worker.start(request, limits.for_child())
+        child = worker.start(header + batch(cases, start, hidden), limits.for_child())
         later = None
         if hidden < len(cases):
-            later = (hidden, wire.encode({"cases": calls[hidden:], "start": hidden}))
+            later = (hidden, batch(cases, hidden, len(cases)))
         else:
             child.send(b"", last=True)
         try:
@@ -277,6 +274,24 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, pu
         if o is None:
             outcomes[i] = Outcome("not-run", detail=not_run_reason(job, limits))
     return job
+
+
+BATCHES = {}        # (the cases' ids, the first's index): (the cases, their batch message)
+BATCHES_KEPT = 64
+
+
+def batch(cases, first, end):
+    """The request message of `cases[first:end]`. Every learner of a lesson gets the same one, so
+    it is encoded once (cases are keyed by identity; the entry holds them, so no id is reused)."""
+    key = (tuple(map(id, cases[first:end])), first)
+    kept = BATCHES.get(key)
+    if kept is None:
+        if len(BATCHES) >= BATCHES_KEPT:
+            BATCHES.clear()
+        calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
+                  "float_errors": case.float_errors} for case in cases[first:end]]
+        kept = BATCHES[key] = (cases[first:end], wire.encode({"cases": calls, "start": first}))
+    return kept[1]
 
 
 def not_run_reason(job, limits):

@@ -1,12 +1,12 @@
 """The untrusted side: import a learner's file and answer one job's calls, frame by frame.
 
 The runner never sees expected outputs. It reports, in order: "ready" (its job is set up, before
-any learner code runs), one "imported" frame, then one "case" frame per case. Cases come in
-batches: the first with the learner's source, each later one only once the parent has every answer
-before it. Between batches the runner points its raw output (descriptors 1 and 2, which the parent
-reads for a crash's last words) at /dev/null: what the public cases print may be shown, and no
-hidden input reaches the learner's process before that output is closed. The trusted parent treats
-every frame as untrusted data.
+any learner code runs), one "imported" frame, then one "case" frame per case. Its request is a
+header (the source, its name, the limits) and batches of cases: the first with the header, each
+later one only once the parent has every answer before it. Between batches the runner points its
+raw output (descriptors 1 and 2, which the parent reads for a crash's last words) at /dev/null:
+what the public cases print may be shown, and no hidden input reaches the learner's process
+before that output is closed. The trusted parent treats every frame as untrusted data.
 """
 import contextlib
 import copy
@@ -190,8 +190,8 @@ def capture():
     return Job.sink
 
 
-def serve(request, path, out):
-    """Answer one job: import the learner's file once, then run its cases from `start` on."""
+def serve(request, batch, path, out):
+    """Answer one job: import the learner's file once, then run its batches of cases."""
     limits.apply(request["limits"])
     name = request.get("name") or path
     sink = capture()
@@ -203,7 +203,6 @@ def serve(request, path, out):
         send(out, {"kind": "imported", "error": error_info(exc, name), **sink.fields()})
         return
     send(out, {"kind": "imported", "error": None, **sink.fields()})
-    batch = request
     while batch is not None:
         for offset, case in enumerate(batch["cases"]):
             run_case(module, name, out, batch["start"] + offset, case)
@@ -249,9 +248,10 @@ def main(result_fd, drop_privileges):
     Job.out = out
     signal.signal(signal.SIGUSR1, report_where)     # from the start: a time-out never kills it
     send(out, {"kind": "ready"})
-    request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
+    request = wire.read_message(sys.stdin.buffer)
+    batch = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
     path = write_source(request["source"])
     drop_privileges()
-    serve(request, path, out)
+    serve(request, batch, path, out)
     out.close()
     os._exit(0)
