@@ -3,11 +3,15 @@
 Each attacker's softmax is right; at import it leaves one kind of thing that outlives a process:
 System V shared memory (600 MB touched: two of them make more than a job's 1 GiB), semaphores and
 message queues, a POSIX message queue, files in /dev/shm and /tmp (some in a folder the worker may
-not empty), files anywhere else it can write, and a daemon. Graded after them on the same worker:
-right answers, and a right answer that turns wrong when it sees any of it ("watchful"). Names sort
-the attackers first: a class is graded learner by learner, in order.
+not empty), files anywhere else it can write, and a daemon (the hostile suite's setsid_background).
+Graded after them on the same worker: right answers, and a right answer that turns wrong when it
+sees any of it ("watchful"). Names sort the attackers first: a class is graded learner by learner,
+in order.
 """
 import textwrap
+from pathlib import Path
+
+HOSTILE = Path(__file__).parent / "hostile"
 
 RIGHT = """\
 import numpy as np
@@ -76,16 +80,6 @@ ATTACKS = {
             except OSError:
                 pass
         """,
-    "daemon": """
-        if os.fork() == 0:
-            try:
-                os.setsid()
-                if os.fork() == 0:
-                    time.sleep(600)
-            finally:
-                os._exit(0)
-        os.wait()
-        """,
     "shared-memory-2": """
         segment = LIBC.shmget(0, 600 << 20, IPC_CREAT | 0o600)
         if segment >= 0:
@@ -124,6 +118,7 @@ def learners():
     """{learner: {"01-softmax": source}}: the attackers, then the watchful and right answers."""
     found = {f"a{i}-{name}": {"01-softmax": PRELUDE + textwrap.dedent(attack) + RIGHT}
              for i, (name, attack) in enumerate(ATTACKS.items())}
+    found["a-daemon"] = {"01-softmax": (HOSTILE / "setsid_background.py").read_text()}
     found["z-watchful"] = {"01-softmax": WATCHFUL}
     found.update({name: {"01-softmax": RIGHT} for name in RIGHT_AFTER})
     return found
