@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from leftovers import RIGHT_AFTER, learners
 from test_hostile import ATTACKS, HONEST, attackers, lesson_folder, listener, make_class, reason  # noqa: F401
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("instructor")]
@@ -228,6 +229,22 @@ def test_the_most_dangerous_attacks_are_stopped_for_an_ordinary_user(class_grade
 def test_grading_as_an_ordinary_user_leaves_no_process(class_graded):
     _, left = class_graded
     assert not left
+
+
+def test_nothing_a_job_leaves_behind_outlives_it_for_an_ordinary_user(instructor):
+    """Without cgroups too: learners who leave kernel objects, files and processes behind on
+    their warm worker (`--jobs 1`), then right answers, and one that turns wrong if it sees any
+    of it: every one of them scores 1.0 (see tests/leftovers.py)."""
+    folder = make_class(instructor.base / "leftovers", learners())
+    out = owned_folder(instructor, "leftovers-out")
+    done = instructor.run("grade", str(folder), "--lessons", "01", "--out", str(out),
+                          "--jobs", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = graded(out)
+    assert {name: found[name, "01-softmax"]["score"] for name in RIGHT_AFTER} == \
+        {name: 1.0 for name in RIGHT_AFTER}
+    wrong = {k: (v["error"], v["cases"][:1]) for k, v in found.items() if v["score"] < 1}
+    assert not wrong
 
 
 def test_a_learner_s_sandboxed_check_works_for_an_ordinary_user(instructor):

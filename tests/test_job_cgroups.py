@@ -1,6 +1,6 @@
-"""A job's memory and processes bounded as a whole, by a cgroup per warm worker's job: a memory bomb
-of several processes, each under the per-process limit, is stopped and reported as the job's memory
-limit; a process bomb is bounded; nothing is left behind. Needs a writable cgroup (root here)."""
+"""A job's memory and processes bounded as a whole, by a new cgroup per job: a memory bomb of several
+processes, each under the per-process limit, is stopped and reported as the job's memory limit; a
+process bomb is bounded; nothing is left behind. Needs a writable cgroup (root here)."""
 import os
 import subprocess
 import textwrap
@@ -28,12 +28,21 @@ def job(pool, lesson, body, cases=2):
     return pool.run(lambda worker: run.run_job(worker, source, lesson.cases[:cases], LIMITS))
 
 
+def job_cgroups(pool):
+    """The jobs' cgroups in the grader's folder now."""
+    return [e.path for base in pool.cgroups.dirs for e in os.scandir(base) if e.is_dir()]
+
+
 @pytest.fixture
 def sandboxed():
     with Pool(1, sandboxed=True, preload=("numpy",)) as pool:
-        folders = pool.cgroups.dirs + pool.workers[0].slot.dirs if pool.cgroups else []
+        folders = list(pool.cgroups.dirs) if pool.cgroups else []
         yield pool
-    assert not [f for f in folders if os.path.exists(f)]     # every slot and the grader's folder
+        if pool.cgroups:        # each job's is gone with it; only the next job's is there
+            ahead = {d for w in pool.workers if w.ahead and not w.ahead.exception()
+                     for d in w.ahead.result().account.dirs}
+            assert set(job_cgroups(pool)) == ahead and len(ahead) == len(pool.cgroups.dirs)
+    assert not [f for f in folders if os.path.exists(f)]     # and so is the grader's folder
 
 
 @needs_cgroups
@@ -88,13 +97,13 @@ def test_a_memory_bomb_of_several_processes_is_stopped_as_the_job_s_memory_limit
     for outcome in done.outcomes:
         assert outcome.status == "crash"
         assert "went over its memory limit (1024 MiB)" in outcome.detail, outcome.detail
-    after = job(sandboxed, softmax_lesson, "")        # the worker and its slot go on as before
+    after = job(sandboxed, softmax_lesson, "")        # the worker goes on as before
     assert [o.status for o in after.outcomes] == ["ok", "ok"]
 
 
 @needs_cgroups
 def test_a_process_bomb_is_bounded(sandboxed, softmax_lesson):
-    """Its slot is removed afterwards (the fixture checks), so none of its processes is left."""
+    """Its cgroup is removed afterwards (the fixture checks), so none of its processes is left."""
     done = job(sandboxed, softmax_lesson, f"""
         made = 0
         while made < 200:
@@ -146,11 +155,11 @@ def test_folders_a_killed_grader_left_are_removed_by_the_next():
             cgroups.remove(folder, 0)
 
 
-def test_cgroup_v2_the_nearest_cgroup_that_enables_memory_and_pids_holds_the_slots(
+def test_cgroup_v2_the_nearest_cgroup_that_enables_memory_and_pids_holds_the_jobs(
         tmp_path, monkeypatch):
     """On a file tree laid out as cgroup v2's (this machine's may be v1): the grader's folder goes
-    in the nearest cgroup from its own up that enables memory and pids below it, and a slot writes
-    v2's limits and reads v2's count of kills."""
+    in the nearest cgroup from its own up that enables memory and pids below it, and a job's
+    cgroup writes v2's limits, is joined only when empty, and reads v2's count of kills."""
     v2 = tmp_path / "cgroup"
     scope = v2 / "user.slice" / "session-1.scope"
     scope.mkdir(parents=True)
@@ -162,17 +171,23 @@ def test_cgroup_v2_the_nearest_cgroup_that_enables_memory_and_pids_holds_the_slo
     assert (version, bases) == (2, [str(v2 / "user.slice")])
     group = cgroups.Group(version, bases)
     assert Path(group.dirs[0], "cgroup.subtree_control").read_text() == "+memory +pids"
-    slot = group.slot()
-    events = Path(slot.dirs[0], "memory.events")
-    events.write_text("oom 0\noom_kill 2\n")
-    slot.attach(4242, 1024, 9)
-    written = {f.name: f.read_text() for f in Path(slot.dirs[0]).iterdir()}
+    account = group.account(1024, 9)
+    folder = Path(account.dirs[0])
+    (folder / "memory.events").write_text("oom 0\noom_kill 0\n")
+    (folder / "memory.current").write_text("4096\n")      # what the kernel would never show
+    (folder / "pids.current").write_text("0\n")
+    with pytest.raises(cgroups.NotEmpty):
+        account.attach(4242)
+    assert not (folder / "cgroup.procs").exists()
+    (folder / "memory.current").write_text("0\n")
+    account.attach(4242)
+    written = {f.name: f.read_text() for f in folder.iterdir()}
     assert written["memory.max"] == str(1024 << 20) and written["memory.swap.max"] == "0"
     assert written["memory.oom.group"] == "1" and written["pids.max"] == "9"
-    assert written["cgroup.procs"] == "4242" and slot.fd is None
-    assert not slot.out_of_memory()
-    events.write_text("oom 1\noom_kill 3\n")
-    assert slot.out_of_memory()
+    assert written["cgroup.procs"] == "4242" and account.fd is None
+    assert not account.out_of_memory()
+    (folder / "memory.events").write_text("oom 1\noom_kill 1\n")
+    assert account.out_of_memory()
 
 
 def test_cgroup_v2_without_enabled_controllers_falls_back(tmp_path, monkeypatch):

@@ -3,7 +3,6 @@ that used to get it."""
 import io
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from grader.judge.grade import grade_file

@@ -69,3 +69,29 @@ def test_the_command_line_names_no_host_folder():
     assert argv[1] == "--args" and argv[-2:] == ["-m", "grader.runner.child"]
     assert sys.prefix.encode() in options or sys.prefix == sys.base_prefix   # the mounts' sources
     assert not any(part.startswith(f"{ROOT}/grader".encode()) for part in options)   # copied in
+
+
+def test_each_job_has_its_own_tmp_and_still_sees_the_installation_under_tmp(monkeypatch):
+    """A job's /tmp is a fresh one of its own, yet a folder of the Python installation that lies
+    under /tmp is still shown inside it; a file one job leaves in /tmp is not there for the next."""
+    import os
+    import tempfile
+    from pathlib import Path
+    from grader.lessons import lesson, roadmap
+    from grader.runner import run, sandbox
+    from grader.runner.workers import Pool
+    softmax = lesson.load(roadmap.load(ROOT), "01")
+    with tempfile.TemporaryDirectory(dir="/tmp") as site:
+        Path(site, "helper_under_tmp.py").write_text("VALUE = 7\n")
+        os.chmod(site, 0o755)
+        roots = sandbox.python_roots()
+        monkeypatch.setattr(sandbox, "python_roots", lambda: roots + [site])
+        source = ("import os, sys\nsys.path.append(%r)\nimport helper_under_tmp\n"
+                  "LEFT = os.path.exists('/tmp/left-by-a-job')\n"
+                  "open('/tmp/left-by-a-job', 'w').close()\n"
+                  "def softmax(x, axis=-1):\n    raise ValueError(f'{helper_under_tmp.VALUE} {LEFT}')\n"
+                  % site)
+        with Pool(1, sandboxed=True, preload=("numpy",)) as pool:
+            said = [pool.run(lambda w: run.run_job(w, source, softmax.cases[:1], run.Limits()))
+                    .outcomes[0].error["message"] for _ in range(2)]
+    assert said == ["7 False", "7 False"], said

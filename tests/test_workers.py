@@ -1,12 +1,13 @@
-"""Warm workers: a fresh child per job, nothing shared between jobs, every process cleaned up,
-and a worker that dies is replaced without losing the job."""
+"""Warm workers: a fresh child per job, nothing shared between jobs, every process cleaned up, a
+worker that dies is replaced without losing the job, and a child gets hidden inputs only once its
+public cases are answered."""
+import hashlib
 import os
 import textwrap
 import time
-from pathlib import Path
 
 from conftest import FAST, GOOD_SOFTMAX
-from grader.judge.grade import grade_file
+from grader.judge.grade import grade_file, run_learner
 from grader.runner.workers import Pool
 
 
@@ -39,6 +40,9 @@ def test_a_daemon_that_called_setsid_dies_with_its_job(pool, softmax_lesson, tmp
         """)
     assert result.passed
     pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5      # the worker ends the job while its answers are judged
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not alive(pid)
 
 
@@ -82,29 +86,20 @@ def test_a_worker_killed_every_time_is_that_file_s_crash(softmax_lesson, tmp_pat
 
 
 def test_a_worker_s_children_are_gone_after_each_job(softmax_lesson, tmp_path):
+    pids = tmp_path / "pids"
     with Pool(1, preload=("numpy",)) as single:
-        worker, = single.workers
-        grade(single, softmax_lesson, tmp_path, """
+        grade(single, softmax_lesson, tmp_path, f"""
             for _ in range(3):
                 if os.fork() == 0:
+                    with open({str(pids)!r}, "a") as f:
+                        f.write(f"{{os.getpid()}}\\n")
                     time.sleep(600)
             """)
-        deadline = time.monotonic() + 5
-        while children_of(worker.proc.pid) and time.monotonic() < deadline:
+        made = [int(p) for p in pids.read_text().split()]
+        deadline = time.monotonic() + 5      # the worker ends the job while it is judged
+        while any(map(alive, made)) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert children_of(worker.proc.pid) == []
-
-
-def children_of(pid):
-    kids = []
-    for entry in os.listdir("/proc"):
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except (OSError, ValueError):
-            continue
-        if entry.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            kids.append(int(entry))
-    return kids
+        assert len(made) == 3 and not any(map(alive, made))
 
 
 def test_no_descriptor_leaks_whatever_the_job_does(softmax_lesson, tmp_path):
@@ -112,10 +107,49 @@ def test_no_descriptor_leaks_whatever_the_job_does(softmax_lesson, tmp_path):
              "forges": "for fd in range(1024):\n    try:\n        os.write(fd, b'TWB1junk')\n"
                        "    except OSError:\n        pass\n",
              "crashes": "import ctypes\nctypes.string_at(0)\n"}
+    def descriptors(pool):
+        """Open in this process, once the next job's child is made (it holds a few of them)."""
+        for worker in pool.workers:
+            if worker.ahead:
+                worker.ahead.exception()
+        return len(os.listdir("/proc/self/fd"))
+
     with Pool(1, preload=("numpy",)) as single:
         grade(single, softmax_lesson, tmp_path, "", "warm-up.py")
-        before = len(os.listdir("/proc/self/fd"))
+        before = descriptors(single)
         for name, prelude in files.items():
             grade(single, softmax_lesson, tmp_path, prelude, f"{name}.py")
-        time.sleep(0.2)        # a feeder thread closes its pipe once the child is gone
-        assert len(os.listdir("/proc/self/fd")) == before
+        assert descriptors(single) == before
+
+
+def test_one_child_runs_public_cases_before_it_holds_any_hidden_input(pool, softmax_lesson):
+    """The public cases, then the hidden ones, run in one child; while a public case runs (what it
+    prints is shown) no hidden input is anywhere in the child's memory, and its raw output is
+    closed before the hidden inputs come (the probe does find each hidden input in its own case)."""
+    public = {hashlib.sha256(c.calls[0].args[0].tobytes()).hexdigest()
+              for c in softmax_lesson.cases if c.public}
+    hidden = {hashlib.sha256(c.calls[0].args[0].tobytes()).hexdigest()
+              for c in softmax_lesson.cases if not c.public} - public
+    source = textwrap.dedent(f"""\
+        import gc, hashlib, os
+        import numpy as np
+        HIDDEN = {sorted(hidden)!r}
+
+        def arrays():       # arrays are not tracked by the collector; what holds them is
+            for o in gc.get_objects():
+                for item in o.values() if type(o) is dict else o if type(o) is list else ():
+                    if type(item) is np.ndarray:
+                        yield item
+
+        def softmax(x, axis=-1):
+            seen = sum(hashlib.sha256(a.tobytes()).hexdigest() in HIDDEN for a in arrays())
+            raw = "null" if os.fstat(1).st_rdev == os.stat(os.devnull).st_rdev else "open"
+            print(os.getpid(), seen, raw)
+            e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            return e / np.sum(e, axis=axis, keepdims=True)
+        """)
+    job = run_learner(pool, source, softmax_lesson.cases, FAST)
+    said = [(case.public, *o.stdout.split()) for case, o in zip(softmax_lesson.cases, job.outcomes)]
+    assert len({pid for _, pid, _, _ in said}) == 1, said
+    assert all(seen == "0" and raw == "open" for shown, _, seen, raw in said if shown), said
+    assert all(seen != "0" and raw == "null" for shown, _, seen, raw in said if not shown), said

@@ -72,9 +72,22 @@ def chosen(road, names):
 
 
 def print_table(rows, header):
+    """Columns right-aligned, but for the first (left-aligned, so an indented name shows so)."""
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for r in [header, *rows]:
-        print("  " + "  ".join(str(c).rjust(w) for c, w in zip(r, widths)))
+        print("  " + "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)
+                               for i, (c, w) in enumerate(zip(r, widths))))
+
+
+def print_phases(timing):
+    """Where a run spent its time, if its phases were timed."""
+    if timing.phases:
+        print(f"\nphases of the {timing.learners}-learner run of {timing.jobs} jobs (seconds summed "
+              "over threads; nested phases, indented, are inside their callers):")
+        print_table([(name, f"{s:.2f} s", calls, f"{1000 * s / calls:.2f} ms",
+                      f"{1000 * s / timing.jobs:.2f} ms")
+                     for name, (s, calls) in timing.phases.items()],
+                    ("phase", "total", "calls", "per call", "per job"))
 
 
 def main(argv=None):
@@ -118,7 +131,7 @@ def main(argv=None):
             note(f"grading lesson {nb_lesson.id} for {size} learners")
             out = work / f"out-{size}-{nb_lesson.id}"
             t = runs.grade(work / f"class-{size}", out, [nb_lesson.id], size, args.jobs,
-                           sandboxed=sandboxed)
+                           args.phases and size == max(args.sizes), sandboxed)
             alone.append(t)
             graded = runs.gradebook_scores(out)
             mine[size] = graded
@@ -136,6 +149,7 @@ def main(argv=None):
         if line := fit(alone):
             print(f"  fitted over the sizes: start-up {line[0]:.1f} s, then "
                   f"{1000 * line[1]:.1f} ms per learner")
+        print_phases(alone[-1])
 
         if nb:
             ours = mine[min(s for s in args.sizes if s >= min(args.nbgrader, max(args.sizes)))]
@@ -177,12 +191,8 @@ def main(argv=None):
         if line:
             print(f"  fitted over the sizes: start-up {line[0]:.1f} s, then "
                   f"{1000 * line[1]:.0f} ms per learner ({1000 * line[1] / len(ids):.1f} ms per job)")
-        if timings and timings[-1].phases:
-            print(f"\nphases of the {timings[-1].learners}-learner run (seconds summed over "
-                  "threads; nested phases are inside their callers):")
-            print_table([(name, f"{s:.2f} s", calls, f"{1000 * s / calls:.2f} ms")
-                         for name, (s, calls) in timings[-1].phases.items()],
-                        ("phase", "total", "calls", "per call"))
+        if timings:
+            print_phases(timings[-1])
     print(f"\nload average at the end: {load_average()}")
     if bad:
         print(f"{bad} grades differ from what they should be (listed above)")

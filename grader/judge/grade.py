@@ -1,7 +1,7 @@
 """Grade one learner file on one lesson: load -> build cases -> run child -> compare -> diagnose."""
 import ast
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import budget, constraints, points, symptoms
@@ -9,10 +9,9 @@ from . import budget, constraints, points, symptoms
 from grader.answers import read_answer
 from grader.runner import run
 from .diagnose import diagnose, distinct
-from grader.runner.outcome import Job, Outcome, grader_error, grader_kind
-from .shown import builtin_exception
+from grader.runner.outcome import Job, Outcome, grader_kind
 from .verdict import Verdict, error_text, judge
-from grader.runner.workers import WorkerDied
+from grader.runner.workers import JobNotClean, WorkerDied
 
 @dataclass
 class CaseResult:
@@ -123,68 +122,37 @@ def read_source(path, data=None):
         raise ValueError(f"{path.name} could not be parsed (too deeply nested, or a null byte)") from None
 
 
-def run_cases(pool, source, cases, limits, name=None, progress=None, rules=None):
-    """The learner's outcomes; a worker that died twice under this file counts as its crash."""
+def run_cases(pool, source, cases, limits, name=None, progress=None, public=None,
+              rules=None):
+    """The learner's outcomes. A worker that died twice under this file is, in the sandbox (where
+    learner code cannot reach its worker), the grader's failure; without it, the file's crash.
+    `rules`: what the child's guard refuses as the code runs."""
     try:
         return pool.run(lambda worker: run.run_job(worker, source, cases, limits, name, progress,
-                                                   rules))
-    except WorkerDied:
+                                                   public, rules))
+    except WorkerDied as exc:
+        if pool.bwrap:
+            raise JobNotClean(f"the grading worker died twice while running this file ({exc})") \
+                from None
         return Job([Outcome("crash", detail="the grading worker died twice while running this file")
                     for _ in cases])
 
 
 def run_learner(pool, source, cases, limits, name=None, progress=None, rules=None):
-    """Run the public cases, then the hidden ones in a child of their own: while public cases run
-    (their output is shown), no hidden input is in the learner's process to be read and shown.
-    `rules`: what the child's guard refuses as the code runs."""
+    """Run the public cases, then the hidden ones, in one child: it is sent the hidden inputs only
+    once it has answered every public case (whose printed output is shown), so no hidden input is
+    in the learner's process while it produces what the learner sees. `rules`: what the
+    child's guard refuses as the code runs."""
     public = [i for i, c in enumerate(cases) if c.public]
-    hidden = [i for i, c in enumerate(cases) if not c.public]
-    if not public or not hidden:
-        job = run_cases(pool, source, cases, limits, name, progress, rules)
-        if hidden:          # the child held hidden inputs while it imported the file
-            job.import_error, job.import_printed = told_plainly(job.import_error), None
-        return job
-
-    def told(indices):      # progress in the lesson's own case numbers
-        return progress and (lambda k, outcome: progress(indices[k], outcome))
-
-    job = run_cases(pool, source, [cases[i] for i in public], limits, name, told(public), rules)
-    timeouts = sum(o.status == "timeout" for o in job.outcomes)
-    if job.import_error or job.channel_error or timeouts >= limits.max_timeouts:
-        why = run.not_run_reason(job, limits)
-        rest = Job([Outcome("not-run", detail=why) for _ in hidden])
-    else:
-        rest = run_cases(pool, source, [cases[i] for i in hidden],
-                         replace(limits, max_timeouts=limits.max_timeouts - timeouts), name,
-                         told(hidden), rules)
-        if rest.import_error:      # it imported before: whatever it raised now is not shown
-            rest = Job([Outcome("crash", detail="the file failed to import a second time")
-                        for _ in hidden])
-        job.channel_error = job.channel_error or rest.channel_error
-        job.broken += rest.broken
-    timeouts += sum(o.status == "timeout" for o in rest.outcomes)
+    order = public + [i for i, c in enumerate(cases) if not c.public]
+    told = progress and (lambda k, outcome: progress(order[k], outcome))   # the lesson's numbers
+    job = run_cases(pool, source, [cases[i] for i in order], limits, name, told, len(public),
+                    rules)
     outcomes = [None] * len(cases)
-    for i, o in zip(public + hidden, job.outcomes + rest.outcomes):
-        outcomes[i] = o
-    if timeouts >= limits.max_timeouts:    # the hidden half's own count is not the job's
-        for o in rest.outcomes:
-            if o.status == "not-run":
-                o.detail = f"{limits.max_timeouts} earlier cases timed out"
+    for k, i in enumerate(order):
+        outcomes[i] = job.outcomes[k]
     job.outcomes = outcomes
     return job
-
-
-def told_plainly(error):
-    """An import error from a child that held hidden inputs, in the grader's words alone."""
-    if error is None:
-        return None
-    kind = grader_kind(error)
-    if kind == "ImportTimeout":
-        return {**error, "trace": []}
-    if kind:
-        return grader_error("ImportCrash", "the process died while importing it")
-    return {"type": error["type"] if builtin_exception(error["type"]) else "an exception",
-            "message": "", "line": None, "trace": []}
 
 
 def over_budget(result, over):

@@ -10,7 +10,7 @@ import itertools
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.judge.grade import grade_file, run_cases

@@ -1,12 +1,14 @@
-"""A cgroup per warm worker's job: the memory and the processes of a job bounded as a whole.
+"""A cgroup per job: the memory and the processes of a job bounded as a whole, and accounted alone.
 
 The per-process limits a child sets itself (runner.child.limits) bound each process, so a job of
 several processes could use several times its memory. Where the grader may write a cgroup (root,
-or a delegated cgroup v2 subtree) every warm worker gets a slot: a cgroup that each of its jobs'
-children is moved into before it reads its request (so before any learner code runs), with the
-job's memory (swap included) and task limits. A slot is reused job after job (a job's processes
-are all gone when it ends), so a job costs a few small writes. The slots live in a folder of the
-grader's own, removed when the pool closes (a folder left by a grader that was killed is removed
+or a delegated cgroup v2 subtree) every job gets an account of its own: a fresh cgroup, checked
+empty (no process, no memory charged), that the job's child is moved into before it reads its
+request (so before any learner code runs), with the job's memory (swap included) and task limits,
+and that is removed when the job ends. A cgroup is never reused: what the kernel frees only after a
+job has ended (its IPC namespace goes a moment later) and what stays charged to it (cached pages it
+read) weigh on that job's account alone, never on the next job's. The accounts live in a folder of
+the grader's own, removed when the pool closes (a folder left by a grader that was killed is removed
 by the next one). cgroup v1: inside the cgroup the grader runs in, so any limit set on the grader
 still holds. cgroup v2 (a cgroup with processes cannot enable controllers for its sub-cgroups): in
 the nearest cgroup from the grader's own up that enables memory and pids for its sub-cgroups.
@@ -110,19 +112,23 @@ def sweep(base):
                 remove(entry.path, 0)
 
 
-class Slot:
-    """One worker's cgroup (a folder per hierarchy), reused for each of its jobs in turn."""
+class NotEmpty(OSError):
+    """A job's new cgroup already holds processes or memory."""
 
-    def __init__(self, group, name):
+
+class Account:
+    """One job's cgroup (a folder per hierarchy): made for it, under its limits, then removed."""
+
+    def __init__(self, group, name, memory_mb, tasks):
         self.group = group
         self.dirs = []
-        self.limits = None
         self.fd = None          # cgroup v1: readable when the job ran out of memory
-        self.kills = 0
+        self.memory_mb = memory_mb
         try:
             for base in group.dirs:
                 os.mkdir(os.path.join(base, name))
                 self.dirs.append(os.path.join(base, name))
+            self.set_limits(memory_mb, tasks)
             if group.version == 1:
                 self.watch_oom()
         except OSError:
@@ -144,8 +150,6 @@ class Slot:
             os.close(control)
 
     def set_limits(self, memory_mb, tasks):
-        if self.limits == (memory_mb, tasks):
-            return
         memory = memory_mb * MiB
         if self.group.version == 2:
             write(self.file("memory.max"), memory)
@@ -153,39 +157,33 @@ class Slot:
                 write(self.file("memory.swap.max"), 0)
             write(self.file("memory.oom.group"), 1)
         else:
-            pair = [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)]
-            if self.limits and memory < self.limits[0] * MiB:
-                pair.reverse()              # memsw may never be below the memory limit
-            for name, value in pair:
-                with contextlib.suppress(FileNotFoundError):     # no swap accounting
-                    write(self.file(name), value)
+            write(self.file("memory.limit_in_bytes"), memory)
+            with contextlib.suppress(FileNotFoundError):        # no swap accounting
+                write(self.file("memory.memsw.limit_in_bytes"), memory)
         write(self.file("pids.max"), tasks)
-        self.limits = (memory_mb, tasks)
 
-    def oom_kills(self):
-        """cgroup v2: how many of the slot's processes were killed for memory so far."""
-        return counter(read(self.file("memory.events")), "oom_kill")
+    def charged(self):
+        """(bytes of memory charged to the cgroup, tasks in it)."""
+        memory = "memory.current" if self.group.version == 2 else "memory.usage_in_bytes"
+        return int(read(self.file(memory))), int(read(self.file("pids.current")))
 
-    def attach(self, pid, memory_mb, tasks):
-        """Move process `pid` (not yet running learner code) into this slot, under these limits."""
-        self.set_limits(memory_mb, tasks)
-        if self.fd is not None:
-            with contextlib.suppress(BlockingIOError):
-                os.eventfd_read(self.fd)
-        else:
-            self.kills = self.oom_kills()
+    def attach(self, pid):
+        """Move process `pid` (not yet running learner code) into this cgroup, which must be empty;
+        raises NotEmpty if it is not."""
+        if self.charged() != (0, 0):
+            raise NotEmpty(f"the job's new cgroup was not empty (memory and tasks: {self.charged()})")
         for folder in self.dirs:
             write(os.path.join(folder, "cgroup.procs"), pid)
 
     def out_of_memory(self):
-        """Whether the job attached last has hit its memory limit."""
+        """Whether the job has hit its memory limit."""
         if self.fd is not None:         # cgroup v1 (reading memory.oom_control is slow)
             try:
                 return os.eventfd_read(self.fd) > 0
             except BlockingIOError:
                 return False
         try:
-            return self.oom_kills() > self.kills
+            return counter(read(self.file("memory.events")), "oom_kill") > 0
         except OSError:
             return False
 
@@ -199,13 +197,13 @@ class Slot:
 
 
 class Group:
-    """The grader's own cgroup folder (one per hierarchy), holding a slot per worker."""
+    """The grader's own cgroup folder (one per hierarchy), holding a cgroup per running job."""
 
     def __init__(self, version, bases):
         self.version = version
         name = f"{PREFIX}{os.getpid()}-{os.urandom(4).hex()}"
         self.dirs = []
-        self.numbers = itertools.count(1)       # slots are made from several threads
+        self.numbers = itertools.count(1)       # accounts are made from several threads
         try:
             for base in bases:
                 sweep(base)
@@ -217,8 +215,9 @@ class Group:
             self.close()
             raise
 
-    def slot(self):
-        return Slot(self, f"job-{next(self.numbers)}")
+    def account(self, memory_mb, tasks):
+        """A new cgroup for one job, under these limits."""
+        return Account(self, f"job-{next(self.numbers)}", memory_mb, tasks)
 
     def close(self):
         for folder in self.dirs:

@@ -1,8 +1,12 @@
 """Run a learner's source in children forked by a warm worker, and collect answers as untrusted data.
 
-A child gets one request: the source, the calls of every case, the limits. It answers one frame per
-case on its own pipe. A case that runs past its time, or a child that dies, costs that case alone: a
-fresh child resumes with the next case, until the job's own time, or its quota of time-outs, runs out.
+A child first says it is ready (its sandbox is set up); a child that does not is the grader's
+failure (JobNotClean), never the learner's. Its request is the source, the limits and the public
+cases; it answers one frame per case on its own pipe, and only once every public case is answered
+does it get the hidden cases' inputs (so what it printed while public cases ran, which the learner
+may see, was printed with no hidden input in the process). A case that runs past its time, or a
+child that dies, costs that case alone: a fresh child resumes with the next case, until the job's
+own time, or its quota of time-outs, runs out.
 
 Everything a child sends is untrusted, whatever its own caps say (the learner's code runs in the
 child and can lift them, or write frames of its own): every string is cut to the parent's own size on
@@ -19,6 +23,7 @@ from .child import wire
 from .child.runner import MAX_CAPTURE, MAX_MESSAGE
 from .child.worker import RUNNER_FAILED
 from .outcome import Job, Outcome, grader_error, last_words
+from .workers import JobNotClean
 
 WHERE_SECONDS = 2.0     # how long a timed-out child may take to say where it is
 
@@ -76,16 +81,24 @@ def last_line(tail):
 
 
 class Frames:
-    """The result frames and printed output of one forked child, read as untrusted bytes."""
+    """The result frames and printed output of one forked child, read as untrusted bytes. The end
+    of its raw output is kept, for a crash's last words, only while no hidden input was sent."""
 
-    def __init__(self, child):
+    def __init__(self, child, shown=True):
         self.child = child
         self.buffer = bytearray()
         self.eof = False
         self.tail = b""          # the end of what the child printed below Python
+        self.shown = shown
+        self.out_open = True
 
     def printed(self, chunk):
-        self.tail = (self.tail + chunk)[-TAIL:]
+        if self.shown:
+            self.tail = (self.tail + chunk)[-TAIL:]
+
+    def hidden(self):
+        """From now on the child holds hidden inputs: nothing it prints is kept."""
+        self.shown, self.tail = False, b""
 
     def death(self):
         """(How the child ended, the last line it printed below Python (a library's dying words)),
@@ -109,11 +122,14 @@ class Frames:
             frame = self.take()
             if frame is not None or self.eof:
                 return frame
-            ready = self.child.wait([self.child.rfd, self.child.outfd], deadline)
+            ready = self.child.wait([self.child.rfd] + [self.child.outfd] * self.out_open,
+                                    deadline)
             if not ready:
                 return None
             if self.child.outfd in ready:      # drained so the child never blocks; prints that
-                self.printed(os.read(self.child.outfd, 65536))   # matter are in the frames
+                chunk = os.read(self.child.outfd, 65536)     # matter are in the frames
+                self.out_open = bool(chunk)
+                self.printed(chunk)
             if self.child.rfd in ready:
                 chunk = os.read(self.child.rfd, 1 << 20)
                 self.eof = not chunk
@@ -235,34 +251,42 @@ def where(frames):
     return {"where": trace_lines(frame.get("trace")), **printed(frame)}
 
 
-def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, rules=None):
+def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, public=None,
+            rules=None):
     """Run every case of one lesson on the learner's `source`, in children forked by `worker`.
 
-    `name` is how tracebacks and warnings name the file (the learner's own path); `progress`, if
-    given, is called with (index, Outcome) as each case ends; `rules`, what the child's guard
-    refuses as the code runs (see child/guard.py). Raises WorkerDied if the worker itself fails;
-    every failure of the learner's code is in the Job.
+    `cases[:public]` are public (all of them by default) and the rest hidden: a child is sent the
+    hidden cases only once it has imported the file and answered every public case. `name` is how
+    tracebacks and warnings name the file (the learner's own path); `progress`, if given, is called
+    with (index, Outcome) as each case ends; `rules`, what the child's guard refuses as the code
+    runs (see child/guard.py). Raises WorkerDied if the worker itself fails, and
+    JobNotClean if a child could not be set up; every failure of the learner's code is in the Job.
     """
-    calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
-              "float_errors": case.float_errors} for case in cases]
+    public = len(cases) if public is None else public
     outcomes = [None] * len(cases)
     job = Job(outcomes)
     functions = [[c.fn for c in case.calls] for case in cases]
     job_deadline = time.monotonic() + limits.job_seconds
+    header = wire.encode({"source": source, "name": name, "limits": limits.for_child(),
+                          "rules": rules})
     start = 0
     while start < len(cases):
-        request = wire.encode({"source": source, "cases": calls, "start": start, "name": name,
-                               "limits": limits.for_child(), "rules": rules})
-        child = worker.start(request, limits.for_child())
+        hidden = max(start, public)
+        child = worker.start(header + batch(cases, start, hidden), limits.for_child())
+        later = None
+        if hidden < len(cases):
+            later = (hidden, batch(cases, hidden, len(cases)))
+        else:
+            child.send(b"", last=True)
         try:
-            start = attend(Frames(child), job, functions, start, limits, job_deadline, progress,
-                           rules)
+            start = attend(Frames(child, shown=start < public), job, functions, start, limits,
+                           job_deadline, progress, later, rules)
         except wire.WireError as exc:
             job.channel_error = (f"the submission interfered with the grader's result channel "
                                  f"({exc}); its remaining cases were not run")
             start = len(cases)
         finally:
-            child.stop()
+            child.finish()
         timeouts = sum(o is not None and o.status == "timeout" for o in outcomes)
         if time.monotonic() >= job_deadline or timeouts >= limits.max_timeouts:
             break
@@ -270,6 +294,24 @@ def run_job(worker, source, cases, limits=Limits(), name=None, progress=None, ru
         if o is None:
             outcomes[i] = Outcome("not-run", detail=not_run_reason(job, limits))
     return job
+
+
+BATCHES = {}        # (the cases' ids, the first's index): (the cases, their batch message)
+BATCHES_KEPT = 64
+
+
+def batch(cases, first, end):
+    """The request message of `cases[first:end]`. Every learner of a lesson gets the same one, so
+    it is encoded once (cases are keyed by identity; the entry holds them, so no id is reused)."""
+    key = (tuple(map(id, cases[first:end])), first)
+    kept = BATCHES.get(key)
+    if kept is None:
+        if len(BATCHES) >= BATCHES_KEPT:
+            BATCHES.clear()
+        calls = [{"calls": [[c.fn, list(c.args), c.kwargs] for c in case.calls],
+                  "float_errors": case.float_errors} for case in cases[first:end]]
+        kept = BATCHES[key] = (cases[first:end], wire.encode({"cases": calls, "start": first}))
+    return kept[1]
 
 
 def not_run_reason(job, limits):
@@ -282,11 +324,39 @@ def not_run_reason(job, limits):
     return "the job ran out of time"
 
 
-def attend(frames, job, functions, start, limits, job_deadline, progress=None, rules=None):
+def ready(frames, deadline):
+    """Wait for the child's word that its sandbox is set up; without it, nothing the child did is
+    the learner's (no learner code runs before it), so the job is the grader's failure."""
+    try:
+        frame = frames.next(deadline)
+    except wire.WireError:
+        frame = False
+    if frame == {"kind": "ready"}:
+        return
+    if frame is None and frames.eof:
+        how, said = frames.death()
+        why = how + last_words(said)
+    elif frame is None:
+        why = "it did not get ready in time"
+    else:
+        why = "it sent something else first"
+    raise JobNotClean(f"the job's child could not set up its sandbox: {why}")
+
+
+def attend(frames, job, functions, start, limits, job_deadline, progress=None, later=None,
+           rules=None):
     """Collect one child's frames (case i calls functions[i], in order); returns the index to
-    resume from (len(cases) when done)."""
-    now = time.monotonic()
-    frame = frames.next(min(now + limits.import_seconds, job_deadline))
+    resume from (len(cases) when done). `later` is (index, request): the rest of the cases, sent
+    once the child has answered every case before `index`."""
+    ready(frames, time.monotonic() + limits.import_seconds)     # not the learner's time yet
+    frame = frames.next(min(time.monotonic() + limits.import_seconds, job_deadline))
+    failed = frame is None or expect(frame, "imported")["error"] is not None
+    if failed and start > 0:     # it imported before: whatever happened now is not shown
+        for index in range(start, len(job.outcomes)):
+            job.outcomes[index] = Outcome("crash", detail="the file failed to import a second time")
+            if progress:
+                progress(index, job.outcomes[index])
+        return len(job.outcomes)
     if frame is None:
         if frames.eof:
             how, said = frames.death()
@@ -298,13 +368,15 @@ def attend(frames, job, functions, start, limits, job_deadline, progress=None, r
                 "endless loop at import time?)", seen["where"])
             job.import_printed = {k: v for k, v in seen.items() if k != "where"}
         return len(job.outcomes)
-    frame = expect(frame, "imported")
     job.broken += broken_rules(frame, rules)
     job.import_printed = job.import_printed or printed(frame)
     if frame["error"] is not None:
         job.import_error = error_of(frame["error"])
         return len(job.outcomes)
     for index in range(start, len(job.outcomes)):
+        if later and index == later[0]:
+            frames.hidden()
+            frames.child.send(later[1], last=True)
         deadline = min(time.monotonic() + limits.case_seconds, job_deadline)
         frame = frames.next(deadline)
         if frame is None:

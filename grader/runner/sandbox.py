@@ -1,15 +1,17 @@
 """The bubblewrap sandbox a warm worker runs in for instructor grading.
 
 Inside: no network; its own PID, IPC and UTS namespaces; read-only views of the system libraries and
-of the Python installation, a copy of the grader's child-side code, nothing else; a private
-size-limited /tmp and /dev/shm (the shared memory torch's and Python's multiprocessing use). Run by
-root, the worker keeps only the capabilities it needs to manage its children (switch user, kill,
-clean /tmp); every child runs as an unprivileged user of its own, so the process limit holds and the
-child cannot signal or trace the worker. Run by anyone else, bubblewrap maps the worker to an
-unprivileged user of a new user namespace instead, the only user there is: the worker keeps
-CAP_SYS_ADMIN there to fork every child into a PID namespace of its own (child.isolate), where the
-child, without capabilities, cannot signal the worker. That needs user namespaces allowed to
-ordinary users; where they are not, bwrap() says which setting forbids them and how to allow them.
+of the Python installation, a copy of the grader's child-side code, nothing else, and nothing
+writable: every job gets IPC and mount namespaces of its own, with fresh size-limited /tmp and
+/dev/shm (the shared memory torch's and Python's multiprocessing use) that end with it
+(child.isolate). Run by root, the worker keeps only the capabilities it needs to manage its
+children (make their namespaces, switch user, kill); every child runs as an unprivileged user of
+its own, without capabilities, so the process limit holds and the child cannot signal or trace the
+worker. Run by anyone else, bubblewrap maps the worker to an unprivileged user of a new user
+namespace instead, the only user there is: the worker keeps CAP_SYS_ADMIN there to make each job's
+namespaces, a PID namespace among them, where the child, without capabilities, cannot signal the
+worker. That needs user namespaces allowed to ordinary users; where they are not, bwrap() says
+which setting forbids them and how to allow them.
 
 No command line or environment inside names a host folder: bubblewrap reads its options (every
 mount's source) from a file descriptor, a virtual environment is shown under a neutral folder and
@@ -26,20 +28,21 @@ import sysconfig
 from pathlib import Path
 
 from grader.errors import GraderError
+from .child.isolate import JOB_TMP_MB
 
 CHILD_HOME = "/opt/grader"
 VENV_HOME = "/opt/python"
 PATH = "/usr/local/bin:/usr/bin:/bin"
-TMP_MB = 64
 SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/bin", "/sbin")
-CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
+CAPABILITIES = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_SYS_ADMIN")
 INSTALL_HINT = ("bubblewrap is not installed: install it (Debian/Ubuntu: `apt-get install "
                 "bubblewrap`), or pass --no-sandbox to grade without it")
 
 
 NO_SANDBOX = "or pass --no-sandbox to grade without it"
-# Run by an ordinary user, the worker makes a PID namespace for every job (child.isolate).
-NESTED = ("import ctypes, sys; sys.exit(ctypes.CDLL(None, use_errno=True).unshare(0x20000000) "
+# The worker makes PID, IPC and mount namespaces, and a tmpfs, for every job (child.isolate).
+NESTED = ("import ctypes, sys; c = ctypes.CDLL(None, use_errno=True); "
+          "sys.exit((c.unshare(0x28020000) or c.mount(b'tmpfs', b'/tmp', b'tmpfs', 6, None)) "
           "and ctypes.get_errno())")
 
 
@@ -51,10 +54,8 @@ def bwrap():
     argv = [path, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--unshare-pid",
             "--unshare-net"]
     if os.geteuid() != 0:
-        argv += ["--unshare-user", "--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN",
-                 sys.executable, "-I", "-c", NESTED]
-    else:
-        argv += ["true"]
+        argv += ["--unshare-user"]
+    argv += ["--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN", sys.executable, "-I", "-c", NESTED]
     probe = subprocess.run(argv, capture_output=True, text=True)
     if probe.returncode != 0:
         said = probe.stderr.strip().splitlines()
@@ -149,8 +150,8 @@ def options(grader_home):
     file descriptor that holds those bytes."""
     argv = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--new-session", "--proc", "/proc", "--dev", "/dev",
-            "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
-            "--perms", "1777", "--size", str(TMP_MB << 20), "--tmpfs", "/dev/shm"]
+            "--size", str(JOB_TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
+            "--size", str(JOB_TMP_MB << 20), "--tmpfs", "/dev/shm"]   # jobs mount their own there
     mounts = Mounts()    # after /tmp, so a Python installation under /tmp is shown inside it
     for path in SYSTEM:
         if os.path.islink(path):
@@ -166,7 +167,7 @@ def options(grader_home):
     for part in ("__init__.py", "runner/__init__.py",
                  *(f"runner/child/{p.name}" for p in sorted((package / "runner/child").glob("*.py")))):
         mounts.copy((package / part).read_bytes(), f"{CHILD_HOME}/grader/{part}")
-    argv += mounts.argv + ["--remount-ro", CHILD_HOME]
+    argv += mounts.argv + ["--remount-ro", CHILD_HOME, "--remount-ro", "/dev", "--remount-ro", "/"]
     if os.geteuid() == 0:
         argv += ["--cap-drop", "ALL"]
         for cap in CAPABILITIES:

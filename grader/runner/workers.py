@@ -4,9 +4,10 @@ A worker (grader.runner.child.worker) imports numpy and torch once and forks a f
 parent hands each child three pipes through the worker: the request goes in on one, result frames
 come back on another, printed output on the third. Nothing the worker or child says is trusted:
 control messages are checked, and a worker that stops answering is killed and replaced. Where the
-grader may make cgroups, each worker's jobs run in a cgroup of their own (cgroups.py), which bounds
-a job's memory and processes as a whole.
+grader may make cgroups, each job runs in a new cgroup of its own (cgroups.py), which bounds its
+memory and processes as a whole and is removed when it ends.
 """
+import contextlib
 import itertools
 import json
 import os
@@ -15,8 +16,8 @@ import select
 import socket
 import subprocess
 import sys
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import cgroups, sandbox
@@ -30,6 +31,12 @@ MAX_MESSAGE = 4096
 
 class WorkerDied(Exception):
     """The worker stopped answering: it died, was killed, or broke its protocol."""
+
+
+class JobNotClean(GraderError):
+    """A job could not start clean: its child could not set up its sandbox, or its new cgroup was
+    not empty. Nothing it ran is the learner's result: the pool retries it on a fresh worker, and
+    if it fails again it is the grader's fault (recorded as such, and graded again next run)."""
 
 
 def read(path):
@@ -50,10 +57,10 @@ def child_env(pythonpath, sandboxed):
 
 
 class Worker:
-    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable; its jobs
-    run in `slot` (a cgroups.Slot) when given."""
+    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable; each of
+    its jobs runs in a new cgroup of `group` (a cgroups.Group) when given."""
 
-    def __init__(self, bwrap=None, preload=("numpy", "torch"), slot=None):
+    def __init__(self, bwrap=None, preload=("numpy", "torch"), group=None):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = ["-P", "-m", "grader.runner.child", str(theirs.fileno()),
                 "--preload", ",".join(preload)]
@@ -75,9 +82,11 @@ class Worker:
         theirs.close()
         self.ids = itertools.count()
         self.ready = False
-        self.slot = slot
+        self.group = group
         self.sandboxed = bool(bwrap)
         self.host = self.proc.pid       # the worker's own pid, once a job has shown where it is
+        self.ahead = None               # a Future: the next job's child, made while one is judged
+        self.maker = ThreadPoolExecutor(1, thread_name_prefix="child-ahead")
 
     def wait_ready(self):
         """Block until the worker has imported its libraries; raises GraderError if it cannot."""
@@ -114,10 +123,23 @@ class Worker:
         return message
 
     def start(self, request, limits):
-        """Fork a child for one job and send it `request` (bytes); returns the JobChild. With a
-        slot, the job as a whole is held to `limits` (the child's: memory_mb, processes)."""
+        """A child for one job, sent `request` (bytes): the one made ahead, or a new one; returns
+        the JobChild. With a cgroup group, the job as a whole is held to `limits` (the child's:
+        memory_mb, processes). Raises what making the child ahead raised."""
         self.wait_ready()
-        return JobChild(self, next(self.ids), request, limits)
+        ahead, self.ahead = self.ahead, None
+        child = ahead.result() if ahead else JobChild(self, next(self.ids), limits)
+        child.begin(request, limits)
+        return child
+
+    def make_ahead(self, ended, limits):
+        """In a thread of the worker's own, while the parent judges the job `ended` ran: wait for
+        that child's end, then fork, set up and confine the next job's child (a fork, a cgroup and
+        a child's end cost more than the rest of a job)."""
+        def make():
+            ended.stop()
+            return JobChild(self, next(self.ids), limits)
+        self.ahead = self.maker.submit(make)
 
     def host_pid(self, pid):
         """The pid on this side of the job child the worker calls `pid` (in the sandbox, the
@@ -152,93 +174,111 @@ class Worker:
         self.proc.wait()
 
     def close(self):
-        """End the worker and release its channel and slot (only when no job is using it)."""
+        """End the worker and release its channel and the child made ahead (only when no job is
+        using it)."""
         self.kill()
+        self.maker.shutdown()
+        if self.ahead and not self.ahead.exception():
+            with contextlib.suppress(WorkerDied):
+                self.ahead.result().stop()
+        self.ahead = None
         self.sock.close()
-        if self.slot is not None:
-            self.slot.close()
         if not self.proc.stderr.closed:
             self.proc.stderr.close()
 
 
 class JobChild:
-    """One forked child as the parent sees it: its result frames, its printed output, its end."""
+    """One forked child as the parent sees it: its request (written as it reads it), its result
+    frames, its printed output, its end. It is made (forked, set up, in its cgroup) before its job
+    is known; the child waits for its request, so no learner code runs before it is confined."""
 
-    def __init__(self, worker, job_id, request, limits):
-        self.worker, self.id = worker, job_id
+    def __init__(self, worker, job_id, limits):
+        self.worker, self.id, self.limits = worker, job_id, limits
         self.stopping = self.out_of_memory = False
-        request_r, request_w = os.pipe()
+        request_r, self.request_w = os.pipe()
         self.rfd, result_w = os.pipe()
         self.outfd, output_w = os.pipe()
-        # The child reads its request as soon as it exists: where it must first be put in its
-        # cgroup, the request goes in only after that, so no learner code runs outside it.
-        confined = worker.slot is not None
-        sent = 0 if confined else self.prefill(request_w, request)
+        self.pending, self.closing = b"", False      # what the child has not read yet
+        self.account = None
         try:
             worker.send({"run": job_id}, (request_r, result_w, output_w))
             reply = worker.receive(REPLY_SECONDS)
             if reply.get("started") != job_id:
                 raise WorkerDied("it did not start the job")
             self.confine(reply.get("pid"), limits)
-        except WorkerDied:
-            for fd in (request_w, self.rfd, self.outfd):
-                os.close(fd)
+        except (WorkerDied, JobNotClean):
+            for fd in (self.request_w, self.rfd, self.outfd):
+                if fd is not None:
+                    os.close(fd)
+            if self.account is not None:
+                self.account.close()
             raise
         finally:
             for fd in (request_r, result_w, output_w):
                 os.close(fd)
         self.code = None
-        if confined:
-            sent = self.prefill(request_w, request)
-        if sent < len(request):
-            threading.Thread(target=self.feed, args=(request_w, request[sent:]),
-                             daemon=True).start()
-        else:
-            os.close(request_w)
 
-    @staticmethod
-    def prefill(fd, data):
-        """Put as much of the request as the pipe holds (all of a usual one) before the child
-        exists, so it finds it there; returns how many bytes went in."""
-        os.set_blocking(fd, False)
-        try:
-            return os.write(fd, data)
-        except BlockingIOError:
-            return 0
-        finally:
-            os.set_blocking(fd, True)
+    def begin(self, request, limits):
+        """Send the job's request, under the job's own limits."""
+        if self.account is not None and limits != self.limits:
+            self.account.set_limits(limits["memory_mb"], limits["processes"] + 1)
+            self.memory_mb = limits["memory_mb"]
+        self.limits = limits
+        self.send(request)
 
     def confine(self, pid, limits):
-        """Move the child, still waiting for its request, into the worker's slot."""
-        self.slot = self.worker.slot
-        if self.slot is None:
+        """Move the child, still waiting for its request, into a new cgroup of its own."""
+        if self.worker.group is None:
             return
         if type(pid) is not int or pid <= 0:
             raise WorkerDied("it did not say which process runs the job")
         self.memory_mb = limits["memory_mb"]
         try:
-            self.slot.attach(self.worker.host_pid(pid), self.memory_mb, limits["processes"] + 1)
-        except OSError as exc:      # the worker is replaced, with a slot of its own
+            self.account = self.worker.group.account(self.memory_mb, limits["processes"] + 1)
+            self.account.attach(self.worker.host_pid(pid))
+        except cgroups.NotEmpty as exc:
+            raise JobNotClean(str(exc)) from None
+        except OSError as exc:      # the worker is replaced
             raise WorkerDied(f"its job could not be put in its cgroup ({exc})") from None
 
-    @staticmethod
-    def feed(fd, data):
+    def send(self, data, last=False):
+        """Queue `data` for the child's request pipe (closed after it when `last`); as much as the
+        pipe holds goes in now, the rest while the parent waits for frames."""
+        self.pending += data
+        self.closing = self.closing or last
+        self.feed()
+
+    def feed(self):
+        """Write what the pipe takes now without blocking; close it once all is written and no
+        more will come, or once the child no longer reads."""
+        if self.request_w is None:
+            return
         try:
-            with os.fdopen(fd, "wb") as pipe:
-                pipe.write(data)
-        except OSError:
-            pass        # the child died before it read its request; its end says why
+            os.set_blocking(self.request_w, False)
+            while self.pending:
+                self.pending = self.pending[os.write(self.request_w, self.pending):]
+        except BlockingIOError:
+            return
+        except OSError:             # the child is gone, or closed its end; its end says why
+            self.pending, self.closing = b"", True
+        if self.closing:
+            os.close(self.request_w)
+            self.request_w = None
 
     def wait(self, fds, deadline):
-        """The subset of `fds` ready before `deadline`; notes the child's end if the worker reports it."""
+        """The subset of `fds` ready before `deadline`, feeding the request meanwhile; notes the
+        child's end if the worker reports it."""
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 return []
-            oom = self.slot.fd if self.slot is not None and not self.stopping else None
+            oom = self.account.fd if self.account is not None and not self.stopping else None
             watched = list(fds) + ([self.worker.sock] if self.code is None else []) \
                 + ([oom] if oom is not None else [])
-            ready, _, _ = select.select(watched, [], [], left)
+            feeding = [self.request_w] if self.pending and self.request_w is not None else []
+            ready, writable, _ = select.select(watched, feeding, [], left)
+            if writable:
+                self.feed()
             if self.worker.sock in ready:
                 self.ended(self.worker.receive(0))
                 ready.remove(self.worker.sock)
@@ -250,7 +290,7 @@ class JobChild:
 
     def over_memory(self):
         """The job hit its memory limit (some process of it was killed): end all of it."""
-        if self.slot.out_of_memory() and self.code is None:
+        if self.account.out_of_memory() and self.code is None:
             self.out_of_memory = self.stopping = True
             self.worker.send({"stop": self.id})
 
@@ -262,6 +302,24 @@ class JobChild:
     def interrupt(self):
         """Ask the worker to signal the child to report where it is (at a time-out)."""
         self.worker.send({"where": self.id})
+
+    def finish(self):
+        """End the child without waiting: the worker kills what is left of it, and the next job's
+        child is made ahead meanwhile (its cgroup goes once the worker says it has ended)."""
+        if self.code is None and not self.stopping:
+            self.stopping = True
+            try:
+                self.worker.send({"stop": self.id})
+            except WorkerDied:
+                self.stop()         # the worker is gone: release the child now, and say so
+        self.close_pipes()
+        self.worker.make_ahead(self, self.limits)
+
+    def close_pipes(self):
+        if self.rfd is not None:
+            for fd in (self.rfd, self.outfd) + ((self.request_w,) if self.request_w else ()):
+                os.close(fd)
+            self.rfd = self.outfd = self.request_w = None
 
     def stop(self, grace=0.0):
         """Kill the child's whole process tree (the worker does it) and return its exit code; with
@@ -275,13 +333,13 @@ class JobChild:
                 if not self.stopping:
                     self.worker.send({"stop": self.id})
                 self.ended(self.worker.receive(REPLY_SECONDS))
-            if self.slot is not None and not self.out_of_memory:
-                self.out_of_memory = self.slot.out_of_memory()
+            if self.account is not None and not self.out_of_memory:
+                self.out_of_memory = self.account.out_of_memory()
         finally:
-            if self.rfd is not None:
-                os.close(self.rfd)
-                os.close(self.outfd)
-                self.rfd = self.outfd = None
+            self.close_pipes()
+            if self.account is not None:      # its processes are gone: so is its cgroup
+                self.account.close()
+                self.account = None
         return self.code
 
 
@@ -308,8 +366,7 @@ class Pool:
             raise
 
     def spawn(self):
-        slot = self.cgroups.slot() if self.cgroups else None
-        worker = Worker(self.bwrap, self.preload, slot)
+        worker = Worker(self.bwrap, self.preload, self.cgroups)
         self.workers.append(worker)
         return worker
 
@@ -323,13 +380,14 @@ class Pool:
             worker.wait_ready()
 
     def run(self, job):
-        """Call `job(worker)`; if the worker dies, retry once on a fresh one, then re-raise."""
+        """Call `job(worker)`; if the worker dies, or the job could not start clean, retry once on
+        a fresh worker, then re-raise."""
         worker = self.idle.get()
         try:
             for attempt in range(2):
                 try:
                     return job(worker)
-                except WorkerDied:
+                except (WorkerDied, JobNotClean):
                     if attempt or self.closed:
                         raise
                     worker.close()
@@ -345,10 +403,7 @@ class Pool:
             worker.kill()
         while not self.idle.empty():
             self.idle.get().close()
-        for worker in self.workers:         # a busy one, killed above
-            if worker.slot is not None:
-                worker.slot.close()
-        if self.cgroups:
+        if self.cgroups:            # with the cgroups of jobs still running
             self.cgroups.close()
 
     def __enter__(self):

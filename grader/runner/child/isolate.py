@@ -1,20 +1,32 @@
-"""A PID namespace per job, for a sandbox run by an ordinary user.
+"""A sandboxed job's own namespaces, made in its child before any learner code runs.
 
-There bubblewrap maps a single user, so a job's processes share the worker's user and could signal
-it. Each job's child is forked into a PID namespace of its own instead (bubblewrap leaves the
-worker CAP_SYS_ADMIN in the sandbox's user namespace for that), where it is pid 1 and cannot name
-the worker; the child then drops every capability before it runs learner code. As any pid 1, it
-ignores the signals it sends itself that it has no handler for (code that kills itself goes on),
-and the kernel's SIGXFSZ (a file over the size limit fails to be written instead).
+Every job gets an IPC namespace and a mount namespace of its own, with fresh, size-limited tmpfs
+mounts at /tmp and /dev/shm. So System V shared memory, semaphores and message queues, POSIX
+message queues, and files in /tmp or /dev/shm (POSIX shared memory and semaphores live there) are
+the job's alone, and the kernel frees them with the job's last process: nothing one job makes can
+reach, or weigh on, the next. The worker keeps CAP_SYS_ADMIN for this (in the sandbox's user
+namespace when run by an ordinary user); the child gives it up before it runs learner code. Folders
+of the Python installation that lie under /tmp are shown again inside the job's /tmp.
+
+Run by an ordinary user, bubblewrap maps a single user, so a job's processes share the worker's user
+and could signal it. Each job's child is forked into a PID namespace of its own too, where it is
+pid 1 and cannot name the worker; it drops every capability before it runs learner code. As any
+pid 1, it ignores the signals it sends itself that it has no handler for (code that kills itself
+goes on), and the kernel's SIGXFSZ (a file over the size limit fails to be written instead).
 """
 import ctypes
 import os
+import re
 import threading
 
-CLONE_NEWPID = 0x20000000
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
+MS_NOSUID, MS_NODEV, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE = 2, 4, 4096, 8192, 16384, 1 << 18
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 CAPABILITY_VERSION_3 = 0x20080522
+JOB_TMP_MB = 64         # each of a job's /tmp and /dev/shm
 LIBC = ctypes.CDLL(None, use_errno=True)
+LIBC.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong,
+                       ctypes.c_char_p]
 
 
 class CapHeader(ctypes.Structure):
@@ -30,6 +42,39 @@ def call(name, *args):
     if getattr(LIBC, name)(*args) != 0:
         errno = ctypes.get_errno()
         raise OSError(errno, f"{name}: {os.strerror(errno)}")
+
+
+def mount(source, target, kind, flags, data=None):
+    call("mount", source and source.encode(), target.encode(), kind and kind.encode(), flags,
+         data and data.encode())
+
+
+def mounts_under(folder, table="/proc/self/mountinfo"):
+    """The outermost mount points strictly below `folder` (the Python installation's folders
+    bubblewrap showed there)."""
+    points = []
+    with open(table) as f:
+        for line in f:
+            point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+            if point.startswith(folder.rstrip("/") + "/"):
+                points.append(point)
+    return sorted(p for p in points if not any(p.startswith(q + "/") for q in points))
+
+
+def own_namespaces(shown=(), size_mb=JOB_TMP_MB):
+    """Move this process into a new IPC namespace and a new mount namespace whose /tmp and
+    /dev/shm are fresh tmpfs mounts of `size_mb` each; `shown` (mount points under /tmp) are
+    bound into the new /tmp. The job's /tmp is built at /dev/shm, then moved into place."""
+    call("unshare", CLONE_NEWIPC | CLONE_NEWNS)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)      # nothing done here reaches the worker's
+    options = f"size={size_mb << 20},mode=1777"
+    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options)
+    for point in shown:
+        inside = "/dev/shm" + point[len("/tmp"):]
+        os.makedirs(inside, exist_ok=True)
+        mount(point, inside, None, MS_BIND | MS_REC)
+    mount("/dev/shm", "/tmp", None, MS_MOVE)
+    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options)
 
 
 def fork(child):

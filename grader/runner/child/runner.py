@@ -1,8 +1,14 @@
 """The untrusted side: import a learner's file and answer one job's calls, frame by frame.
 
-The runner never sees expected outputs. It reports, in order: one "imported" frame, then one "case"
-frame per case. The trusted parent treats every frame as untrusted data.
+The runner never sees expected outputs. It reports, in order: "ready" (its job is set up, before
+any learner code runs), one "imported" frame, then one "case" frame per case. Its request is a
+header (the source, its name, the limits) and batches of cases: the first with the header, each
+later one only once the parent has every answer before it. Between batches the runner points its
+raw output (descriptors 1 and 2, which the parent reads for a crash's last words) at /dev/null:
+what the public cases print may be shown, and no hidden input reaches the learner's process
+before that output is closed. The trusted parent treats every frame as untrusted data.
 """
+import contextlib
 import copy
 import io
 import linecache
@@ -203,8 +209,8 @@ def capture():
     return Job.sink
 
 
-def serve(request, path, out):
-    """Answer one job: import the learner's file once, then run its cases from `start` on."""
+def serve(request, batch, path, out):
+    """Answer one job: import the learner's file once, then run its batches of cases."""
     limits.apply(request["limits"])
     name = request.get("name") or path
     sink = capture()
@@ -217,19 +223,37 @@ def serve(request, path, out):
         send(out, {"kind": "imported", "error": error_info(exc, name), **sink.fields()})
         return
     send(out, {"kind": "imported", "error": None, **sink.fields()})
-    for index in range(request["start"], len(request["cases"])):
-        case = request["cases"][index]
-        outputs, error, mutated = [], None, []
-        sink = capture()
-        for fn, args, kwargs in case["calls"]:
-            out_value, error, changed = run_call(module, name, fn, args, kwargs,
-                                                 case["float_errors"])
-            mutated += changed
-            if error:
-                break
-            outputs.append(out_value)
-        send(out, {"kind": "case", "index": index, "outputs": None if error else outputs,
-                   "error": error, "mutated": mutated, **sink.fields()})
+    while batch is not None:
+        for offset, case in enumerate(batch["cases"]):
+            run_case(module, name, out, batch["start"] + offset, case)
+        batch = next_batch()
+
+
+def run_case(module, name, out, index, case):
+    outputs, error, mutated = [], None, []
+    sink = capture()
+    for fn, args, kwargs in case["calls"]:
+        out_value, error, changed = run_call(module, name, fn, args, kwargs, case["float_errors"])
+        mutated += changed
+        if error:
+            break
+        outputs.append(out_value)
+    send(out, {"kind": "case", "index": index, "outputs": None if error else outputs,
+               "error": error, "mutated": mutated, **sink.fields()})
+
+
+def next_batch():
+    """Close the raw output, then wait for the next batch of cases (None when there is none)."""
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 1)
+        os.dup2(quiet, 2)
+        os.close(quiet)
+    except OSError:          # no descriptor left to open (the learner's doing): close them
+        for fd in (1, 2):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return wire.read_message(sys.stdin.buffer, tensors=as_tensor)
 
 
 def as_tensor(array):
@@ -243,9 +267,11 @@ def main(result_fd, drop_privileges):
     out = os.fdopen(result_fd, "wb", buffering=0)
     Job.out = out
     signal.signal(signal.SIGUSR1, report_where)     # from the start: a time-out never kills it
-    request = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
+    send(out, {"kind": "ready"})
+    request = wire.read_message(sys.stdin.buffer)
+    batch = wire.read_message(sys.stdin.buffer, tensors=as_tensor)
     path = write_source(request["source"])
     drop_privileges()
-    serve(request, path, out)
+    serve(request, batch, path, out)
     out.close()
     os._exit(0)
