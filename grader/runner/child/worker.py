@@ -7,7 +7,8 @@ the child talk through the pipes directly, so no learner's data ever lives in th
 
 At the end of every job the worker kills the child's whole process tree (it is a subreaper, so
 processes that called setsid come back to it) and, in the sandbox, wipes the private /tmp and
-/dev/shm.
+/dev/shm; run as an unprivileged user without the sandbox (asuser), it removes what that user
+left in the machine's shared folders and IPC.
 """
 import contextlib
 import ctypes
@@ -20,7 +21,7 @@ import signal
 import socket
 import sys
 
-from . import isolate, limits, runner
+from . import asuser, isolate, limits, runner
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -92,12 +93,13 @@ def exit_code(status):
 class Worker:
     """The worker's loop. In a sandbox, /tmp and /dev/shm are the worker's own and are wiped after
     every job, and `uid` (when the worker may switch users) is the unprivileged user every child
-    runs as."""
+    runs as; `as_user`, without the sandbox, adds the network filter and the clean-up of asuser."""
 
-    def __init__(self, control, sandboxed, uid):
+    def __init__(self, control, sandboxed, uid, as_user=False):
         self.control = control
         self.sandboxed = sandboxed
         self.uid = uid
+        self.as_user = as_user and uid is not None and not sandboxed
         self.isolated = sandboxed and uid is None    # no other user: a PID namespace per job
         self.kept = {d: set(os.listdir(d)) for d in PRIVATE} if sandboxed else {}   # its own mounts
 
@@ -147,6 +149,8 @@ class Worker:
         status = kill_tree(pid)
         os.close(watch)
         shutil.rmtree(workdir, ignore_errors=True)
+        if self.as_user:
+            asuser.remove_leftovers(self.uid)
         for folder, kept in self.kept.items():
             for entry in set(os.listdir(folder)) - kept:
                 path = os.path.join(folder, entry)
@@ -160,7 +164,9 @@ class Worker:
     def workdir(self):
         base = "/tmp" if self.sandboxed else os.environ.get("TMPDIR", "/tmp")
         path = os.path.join(base, f"job-{os.getpid()}-{os.urandom(4).hex()}")
-        os.mkdir(path, 0o700 if self.uid is None else 0o755)   # readable, not writable, by the child
+        os.mkdir(path)
+        # readable, not writable, by the child; set whatever umask the worker inherited
+        os.chmod(path, 0o700 if self.uid is None else 0o755)
         return path
 
     def child(self, fds, workdir):
@@ -186,12 +192,15 @@ class Worker:
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)
+            if self.as_user:
+                asuser.confine()
         elif self.isolated:
             isolate.drop_capabilities()
 
 
 def main(argv):
-    """`python -m grader.child CONTROL_FD [--sandboxed] [--uid UID] [--preload numpy,torch]`."""
+    """`python -m grader.child CONTROL_FD [--sandboxed] [--uid UID [--as-user]]
+    [--preload numpy,torch]`."""
     control = socket.socket(fileno=int(argv[0]))
     uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
     modules = argv[argv.index("--preload") + 1].split(",") if "--preload" in argv else []
@@ -202,4 +211,4 @@ def main(argv):
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    Worker(control, "--sandboxed" in argv, uid).serve()
+    Worker(control, "--sandboxed" in argv, uid, "--as-user" in argv).serve()
