@@ -191,3 +191,25 @@ def test_run_autograder_writes_results_even_when_nothing_can_be_graded(bundle, t
     assert data["score"] == 0
     assert "README.md" in data["output"] or "no submission" in json.dumps(data)
 
+
+def test_tests_are_numbered_as_lessons_and_worth_their_points(tmp_path, monkeypatch):
+    from grader.classroom import classgrade, gradescope, view as class_view
+    from grader.judge import points
+    from grader.lessons import lesson as lessons_, roadmap
+    from grader.classroom.gradebook import Gradebook
+    lesson = lessons_.load(roadmap.load(ROOT), "03")
+    put(tmp_path / "class" / "ann" / "03-causal-mask" / "solution.py",
+        (ROOT / "solutions" / "03-causal-mask" / "solution.py").read_text())
+    classgrade.grade_class(tmp_path / "class", [lesson], tmp_path / "out", jobs=1, sandboxed=False)
+    monkeypatch.setattr(points, "most", lambda lesson: 2.5)
+    book = Gradebook(tmp_path / "out" / "gradebook.sqlite")
+    try:
+        data = valid(gradescope.results(class_view.load(book.db), "ann"))
+    finally:
+        book.close()
+    [test] = [t for t in data["tests"] if t["tags"] == ["03-causal-mask"] and "·" in t["name"]
+              and t["name"].startswith("Lesson")]
+    assert test["number"] == "3" and test["max_score"] == 2.5
+    assert all(t["number"].startswith("3.") for t in data["tests"] if t is not test
+               and "number" in t)
+    assert "of 2.5 points" in data["output"]

@@ -37,8 +37,8 @@ class AtomicFiles:
 
 
 def grades_csv(view):
-    """A row per learner: each lesson's score from 0 to 1 (empty where nothing was graded, or the
-    grader failed), then the total of the scores."""
+    """A row per learner: each lesson's score in its points (grader.judge.points; empty where
+    nothing was graded, or the grader failed), then the total of the scores."""
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["learner", *(l.id for l in view.lessons), "total"])

@@ -8,6 +8,8 @@ import html
 import re
 from pathlib import PurePath
 
+from grader.judge import points
+
 STYLE = """
 body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
 h1{font-size:1.6rem;margin-bottom:.2rem} h2{font-size:1.2rem;margin:2rem 0 .4rem;padding-top:1rem;
@@ -86,8 +88,9 @@ def other_notes(view, learner):
 
 
 def total(view, learner):
+    """(points earned, points the lessons are worth) for `learner` (grader.judge.points)."""
     scores = [c.score for (l, _), c in view.current.items() if l == learner]
-    return sum(scores), len(view.lessons)
+    return sum(scores), sum(points.most(l) for l in view.lessons)
 
 
 # ---- Markdown (and the terminal) ----
@@ -127,8 +130,8 @@ def block_md(kind, text):
 
 def markdown(view, learner):
     got, most = total(view, learner)
-    lines = [f"# Feedback for {learner}", "", f"Total: {got:.4g} of {most} lessons "
-             f"(each lesson scores from 0 to 1).", ""]
+    lines = [f"# Feedback for {learner}", "", f"Total: {got:.4g} of {most:.4g} points "
+             f"(each lesson's share of its cases passed).", ""]
     for lesson in view.lessons:
         cur, blocks = lesson_blocks(view, learner, lesson)
         title, score = heading(lesson, cur)
@@ -174,8 +177,8 @@ def case_html(c):
 def html_page(view, learner):
     got, most = total(view, learner)
     body = [f"<h1>Feedback for {e(learner)}</h1>",
-            f'<p class="muted">Total: <b>{got:.4g}</b> of {most} lessons (each lesson scores from '
-            "0 to 1).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
+            f'<p class="muted">Total: <b>{got:.4g}</b> of {most:.4g} points (each lesson\'s share '
+            "of its cases passed).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
     for lesson in view.lessons:
         cur = view.current.get((learner, lesson.id))
         body.append(f"<tr><td>{lesson.number:02d} · {e(lesson.title)}</td><td>"
