@@ -5,6 +5,7 @@ import itertools
 import subprocess
 import sys
 
+import nbformat
 import pytest
 
 from conftest import ROOT
@@ -126,6 +127,11 @@ def test_the_nbgrader_driver_gives_the_grades_the_grader_gives(road, softmax, tm
                for learner, _ in expected}
     done = nbgrader_run.autograde(road, softmax, sources, tmp_path / "course")
     assert done.seconds > 0 and set(done.scores) == set(sources)
+    for learner in sources:     # a conventional assignment: a kernel ran each notebook's cells
+        nb = nbformat.read(tmp_path / "course" / "autograded" / learner / nbgrader_run.ASSIGNMENT
+                           / f"{softmax.id}.ipynb", as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert len(code) == len(softmax.cases) + 2 and all(c.execution_count for c in code)
     runs.grade(tmp_path / "class", tmp_path / "out", [softmax.id], 3)
     ours = runs.gradebook_scores(tmp_path / "out")
     assert runs.nbgrader_mismatches(ours, done.scores, softmax.id) == []

@@ -3,8 +3,10 @@ run_autograder grades a submission laid out as Gradescope lays it out."""
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 import jsonschema
@@ -104,20 +106,25 @@ def bundle(tmp_path_factory):
     return path
 
 
-def run_autograder(bundle, tmp_path, files):
-    """Unpack the bundle as Gradescope does, hand in `files`, run run_autograder; its results."""
-    root = tmp_path / "autograder"
+def unpack(bundle, root):
+    """The bundle in root/source as Gradescope lays it out, with submission/ and results/."""
     for part in ("source", "submission", "results"):
         (root / part).mkdir(parents=True)
     with zipfile.ZipFile(bundle) as zf:
         zf.extractall(root / "source")
         for info in zf.infolist():   # zipfile drops the executable bit
             os.chmod(root / "source" / info.filename, info.external_attr >> 16 & 0o777)
+
+
+def run_autograder(bundle, tmp_path, files, env=None):
+    """Unpack the bundle as Gradescope does, hand in `files`, run run_autograder; its results."""
+    root = tmp_path / "autograder"
+    unpack(bundle, root)
     for name, text in files.items():
         put(root / "submission" / name, text.format(root=root))
+    env = env or {**os.environ, "AUTOGRADER_PYTHON": sys.executable}
     done = subprocess.run([str(root / "source" / "run_autograder")], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "AUTOGRADER_ROOT": str(root),
-                                            "AUTOGRADER_PYTHON": sys.executable})
+                          timeout=300, env={**env, "AUTOGRADER_ROOT": str(root)})
     assert done.returncode == 0, done.stdout + done.stderr
     return valid(json.loads((root / "results" / "results.json").read_text()))
 
@@ -183,3 +190,26 @@ def test_run_autograder_writes_results_even_when_nothing_can_be_graded(bundle, t
     data = run_autograder(bundle, tmp_path, {"README.md": "I forgot my code"})
     assert data["score"] == 0
     assert "README.md" in data["output"] or "no submission" in json.dumps(data)
+
+
+def test_tests_are_numbered_as_lessons_and_worth_their_points(tmp_path, monkeypatch):
+    from grader.classroom import classgrade, gradescope, view as class_view
+    from grader.judge import points
+    from grader.lessons import lesson as lessons_, roadmap
+    from grader.classroom.gradebook import Gradebook
+    lesson = lessons_.load(roadmap.load(ROOT), "03")
+    put(tmp_path / "class" / "ann" / "03-causal-mask" / "solution.py",
+        (ROOT / "solutions" / "03-causal-mask" / "solution.py").read_text())
+    classgrade.grade_class(tmp_path / "class", [lesson], tmp_path / "out", jobs=1, sandboxed=False)
+    monkeypatch.setattr(points, "most", lambda lesson: 2.5)
+    book = Gradebook(tmp_path / "out" / "gradebook.sqlite")
+    try:
+        data = valid(gradescope.results(class_view.load(book.db), "ann"))
+    finally:
+        book.close()
+    [test] = [t for t in data["tests"] if t["tags"] == ["03-causal-mask"] and "·" in t["name"]
+              and t["name"].startswith("Lesson")]
+    assert test["number"] == "3" and test["max_score"] == 2.5
+    assert all(t["number"].startswith("3.") for t in data["tests"] if t is not test
+               and "number" in t)
+    assert "of 2.5 points" in data["output"]

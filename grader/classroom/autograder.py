@@ -1,6 +1,12 @@
 """What run_autograder runs on Gradescope: grade ROOT/submission as one learner, in the sandbox, and
-write ROOT/results/results.json. Whatever goes wrong, a results.json saying so is written."""
+write ROOT/results/results.json. Whatever goes wrong, a results.json saying so is written.
+
+Gradescope's containers deny bubblewrap the user namespaces it needs (Docker's default seccomp
+profile), so there the jobs run as an unprivileged user instead (runner.isolation); ROOT's folders
+are made readable by root alone first, and a test only instructors see says which isolation held.
+"""
 import json
+import os
 import sys
 import tempfile
 import time
@@ -10,6 +16,22 @@ from grader.lessons import lesson as lessons_, roadmap
 from .classgrade import grade_class
 
 LEARNER = "submission"
+PRIVATE = ("source", "submission", "results")
+
+
+def lock(root):
+    """Make ROOT's folders, and all this process writes from now on, readable by root alone."""
+    os.umask(0o077)
+    for part in PRIVATE:
+        (root / part).mkdir(parents=True, exist_ok=True)
+        os.chmod(root / part, 0o700)
+
+
+def isolation_test(isolation):
+    """A test worth nothing that only instructors see: which isolation the jobs ran under."""
+    return {"name": "Grading isolation (instructors only)", "score": 0.0, "max_score": 0.0,
+            "status": "passed", "output": isolation.describe(), "output_format": "text",
+            "visibility": "hidden"}
 
 
 def grade(root):
@@ -21,8 +43,10 @@ def grade(root):
         out = Path(work) / "out"
         done = grade_class(root / "submission", lessons, out, jobs=1, sandboxed=True,
                            learner=LEARNER, known=config["lessons"],
-                           visibility=config["hidden_cases"])
+                           visibility=config["hidden_cases"], fallback=True)
         data = json.loads((out / "gradescope" / LEARNER / "results.json").read_text())
+    data["tests"].append(isolation_test(done.isolation))
+    print(done.isolation.describe())
     if done.faults:
         data["output"] += ("\n\nThe grader could not grade some of your files; your instructor can "
                            "see why.")
@@ -33,6 +57,7 @@ def main(root):
     root = Path(root)
     start = time.monotonic()
     try:
+        lock(root)
         data = grade(root)
     except Exception as exc:   # the learner must get a results.json whatever went wrong
         data = {"score": 0.0, "output": f"The autograder could not grade this submission: {exc}",

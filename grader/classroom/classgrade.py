@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.errors import GraderError
-from grader.runner import run, sandbox
+from grader.runner import isolation, run
 from grader.runner.workers import Pool, preload_for
 from . import exports
 from .gradebook import Gradebook, RunLock, grader_version
@@ -27,6 +27,7 @@ class Run:
     graded: list = field(default_factory=list)       # Graded jobs this run
     unchanged: int = 0              # found, but already graded as they are
     withdrawn: list = field(default_factory=list)    # learners of the gradebook with no folder now
+    isolation: object = None        # the runner.isolation.Isolation the jobs ran under, if here
 
     @property
     def faults(self):
@@ -60,23 +61,26 @@ def disk_full(exc):
 
 def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
                 regrade=False, known=(), learner=None, visibility="after_published", executor=None,
-                drop=False):
+                drop=False, fallback=False):
     """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
     out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook (`drop`: without the
     learners whose folder is gone). `progress(total)` returns a callable told about each graded
     job. With `executor` (concurrent.futures-style), the jobs run wherever it runs them, each
-    sandboxed there; else on `jobs` warm workers here. Returns the Run."""
+    sandboxed there; else on `jobs` warm workers here, where `fallback` accepts jobs as an
+    unprivileged user when bubblewrap cannot start (runner.isolation). Returns the Run."""
     check_folders(folder, out)
     if executor is not None:
         remote = Remote(executor, grader_version(), lessons, sandboxed, preload_for(lessons),
                         case_seconds)
         return grade_with(remote, folder, lessons, out, progress, regrade, known, learner,
                           visibility, drop)
-    if sandboxed:
-        sandbox.bwrap()         # refuse before anything is written
-    with Pool(jobs, sandboxed, preload_for(lessons)) as pool:   # importing while the class is read
-        return grade_with(Local(pool, jobs, case_seconds), folder, lessons, out, progress,
+    chosen = isolation.choose(sandboxed, fallback)      # refuse before anything is written
+    # the workers import their libraries while the class is read
+    with Pool(jobs, preload=preload_for(lessons), isolation=chosen) as pool:
+        done = grade_with(Local(pool, jobs, case_seconds), folder, lessons, out, progress,
                           regrade, known, learner, visibility, drop)
+    done.isolation = chosen
+    return done
 
 
 def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility, drop):

@@ -49,8 +49,8 @@ class AtomicFiles:
 
 
 def grades_csv(view):
-    """A row per learner: each lesson's score from 0 to 1 (empty where nothing was graded, or the
-    grader failed), then the total of the scores; and `status` (withdrawn, for a learner whose
+    """A row per learner: each lesson's score in its points (grader.judge.points; empty where
+    nothing was graded, or the grader failed), then the total of the scores; and `status` (withdrawn, for a learner whose
     folder is gone) when the class has such a learner."""
     status = any(l in view.withdrawn for l in view.learners)
     rows = [["learner", *(l.id for l in view.lessons), "total", *(["status"] if status else [])]]

@@ -8,6 +8,7 @@ no markup in either.
 """
 from pathlib import PurePath
 
+from grader.judge import points
 from .escape import html as e, html_prose as prose, md, md_block, md_code, md_prose
 
 STYLE = """
@@ -89,8 +90,9 @@ def other_notes(view, learner):
 
 
 def total(view, learner):
+    """(points earned, points the lessons are worth) for `learner` (grader.judge.points)."""
     scores = [c.score for (l, _), c in view.current.items() if l == learner]
-    return sum(scores), len(view.lessons)
+    return sum(scores), sum(points.most(l) for l in view.lessons)
 
 
 # ---- Markdown (and the terminal) ----
@@ -133,8 +135,8 @@ def note_md(path, reason):
 
 def markdown(view, learner):
     got, most = total(view, learner)
-    lines = [f"# Feedback for {md(learner)}", "", f"Total: {got:.4g} of {most} lessons "
-             f"(each lesson scores from 0 to 1).", ""]
+    lines = [f"# Feedback for {md(learner)}", "", f"Total: {got:.4g} of {most:.4g} points "
+             f"(each lesson's share of its cases passed).", ""]
     for lesson in view.lessons:
         cur, blocks = lesson_blocks(view, learner, lesson)
         title, score = heading(lesson, cur)
@@ -171,8 +173,8 @@ def case_html(c):
 def html_page(view, learner):
     got, most = total(view, learner)
     body = [f"<h1>Feedback for {e(learner)}</h1>",
-            f'<p class="muted">Total: <b>{got:.4g}</b> of {most} lessons (each lesson scores from '
-            "0 to 1).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
+            f'<p class="muted">Total: <b>{got:.4g}</b> of {most:.4g} points (each lesson\'s share '
+            "of its cases passed).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
     for lesson in view.lessons:
         cur = view.current.get((learner, lesson.id))
         body.append(f"<tr><td>{lesson.number:02d} · {e(lesson.title)}</td><td>"

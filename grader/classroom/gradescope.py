@@ -1,10 +1,13 @@
 """Gradescope's autograder results (results.json) for one learner, from the gradebook.
 
-A lesson is one test worth 1 point (its score, as in grades.csv); each of its cases is a test worth
-nothing that shows passed or failed. Hidden cases are shown `after_published` or kept `hidden`, as
-the instructor chooses; they carry only their name, probe and the grader's verdict. Every output is
-Markdown built by feedback's Markdown layer, so learner text in it is escaped.
+A lesson is one test, numbered as the lesson, worth the lesson's points (grader.judge.points; its
+score, as in grades.csv); each of its cases is a test worth nothing that shows passed or failed.
+Hidden cases are shown `after_published` or kept `hidden`, as the instructor chooses; they carry
+only their name, probe and the grader's verdict. Gradescope keeps a submission's total from the
+student while any of its tests is `after_published`, until the instructor publishes the grades.
+Every output is Markdown built by feedback's Markdown layer, so learner text in it is escaped.
 """
+from grader.judge import points
 from . import feedback
 
 VISIBILITIES = ("after_published", "hidden", "after_due_date", "visible")
@@ -24,11 +27,12 @@ def case_output(c):
 
 def results(view, learner, hidden_visibility="after_published", seconds=0):
     tests = []
-    for n, lesson in enumerate(view.lessons, 1):
+    for lesson in view.lessons:
+        n = lesson.number
         cur = view.current.get((learner, lesson.id))
         score = 0.0 if cur is None or cur.fault else round(cur.score, 6)
-        tests.append({"name": f"Lesson {lesson.number:02d} · {lesson.title}", "number": str(n),
-                      "score": score, "max_score": 1.0,
+        tests.append({"name": f"Lesson {n:02d} · {lesson.title}", "number": str(n),
+                      "score": score, "max_score": points.most(lesson),
                       "status": "passed" if cur is not None and cur.passed else "failed",
                       "output": lesson_output(view, learner, lesson), "output_format": "md",
                       "tags": [lesson.id], "visibility": "visible"})
@@ -40,6 +44,6 @@ def results(view, learner, hidden_visibility="after_published", seconds=0):
                           "visibility": "visible" if c["public"] else hidden_visibility})
     got, most = feedback.total(view, learner)
     return {"score": round(sum(t["score"] for t in tests), 6), "execution_time": int(seconds),
-            "output": f"{got:.4g} of {most} lessons. Each lesson below is worth 1 point; its cases "
-                      "show what passed.", "output_format": "md", "visibility": "visible",
+            "output": f"{got:.4g} of {most:.4g} points. Each lesson below shows its points; its "
+                      "cases show what passed.", "output_format": "md", "visibility": "visible",
             "stdout_visibility": "hidden", "tests": tests}

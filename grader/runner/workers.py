@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import queue
+import secrets
 import select
 import socket
 import subprocess
@@ -20,7 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import cgroups, sandbox
+from . import cgroups, isolation as isolation_, sandbox
 from grader.errors import GraderError
 
 GRADER_HOME = str(Path(__file__).resolve().parents[2])
@@ -57,10 +58,11 @@ def child_env(pythonpath, sandboxed):
 
 
 class Worker:
-    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable; each of
-    its jobs runs in a new cgroup of `group` (a cgroups.Group) when given."""
+    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable, or (run by
+    root) with its jobs `as_user`, an unprivileged user of its own without network (child.asuser);
+    each of its jobs runs in a new cgroup of `group` (a cgroups.Group) when given."""
 
-    def __init__(self, bwrap=None, preload=("numpy", "torch"), group=None):
+    def __init__(self, bwrap=None, preload=("numpy", "torch"), group=None, as_user=False):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = ["-P", "-m", "grader.runner.child", str(theirs.fileno()),
                 "--preload", ",".join(preload)]
@@ -70,6 +72,8 @@ class Worker:
             pythonpath = sandbox.CHILD_HOME
             if uid is not None:
                 argv += ["--uid", str(uid)]
+        elif as_user:
+            argv += ["--uid", str(100_000 + secrets.randbelow(1 << 30)), "--as-user"]
         try:
             self.proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(), *fds),
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -351,8 +355,11 @@ def preload_for(lessons):
 class Pool:
     """`size` warm workers; `run` leases one to a job, replacing a worker that dies under it."""
 
-    def __init__(self, size=1, sandboxed=False, preload=("numpy", "torch")):
-        self.bwrap = sandbox.bwrap() if sandboxed else None
+    def __init__(self, size=1, sandboxed=False, preload=("numpy", "torch"), isolation=None):
+        """`isolation` (an isolation.Isolation) when chosen already; else bubblewrap's sandbox
+        when `sandboxed`."""
+        self.isolation = isolation or isolation_.choose(sandboxed)
+        self.bwrap = self.isolation.bwrap
         self.preload = tuple(preload)
         self.workers = []
         self.closed = False
@@ -366,7 +373,7 @@ class Pool:
             raise
 
     def spawn(self):
-        worker = Worker(self.bwrap, self.preload, self.cgroups)
+        worker = Worker(self.bwrap, self.preload, self.cgroups, self.isolation.kind == "user")
         self.workers.append(worker)
         return worker
 

@@ -9,7 +9,8 @@ In the sandbox each job's child first moves into namespaces of its own (child.is
 /dev/shm and IPC objects are the job's alone and end with it. Only then does it say "ready" on its
 result channel; a child that cannot set itself up never says it, and never runs learner code. At
 the end of every job the worker kills the child's whole process tree (it is a subreaper, so
-processes that called setsid come back to it).
+processes that called setsid come back to it); run as an unprivileged user without the sandbox
+(asuser), it also removes what that user left in the machine's shared folders and IPC.
 """
 import contextlib
 import ctypes
@@ -22,7 +23,7 @@ import signal
 import socket
 import sys
 
-from . import isolate, limits, runner
+from . import asuser, isolate, limits, runner
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -113,12 +114,14 @@ def exit_code(status):
 
 class Worker:
     """The worker's loop. In a sandbox every job has namespaces of its own, and `uid` (when the
-    worker may switch users) is the unprivileged user every child runs as."""
+    worker may switch users) is the unprivileged user every child runs as; `as_user`, without the sandbox, adds the
+    network filter and the clean-up of asuser."""
 
-    def __init__(self, control, sandboxed, uid):
+    def __init__(self, control, sandboxed, uid, as_user=False):
         self.control = control
         self.sandboxed = sandboxed
         self.uid = uid
+        self.as_user = as_user and uid is not None and not sandboxed
         self.isolated = sandboxed and uid is None    # no other user: a PID namespace per job
         self.shown = isolate.mounts_under("/tmp") if sandboxed else ()    # in each job's /tmp
 
@@ -169,6 +172,8 @@ class Worker:
         os.close(watch)
         if not self.sandboxed:       # in the sandbox it was in the job's own /tmp, gone with it
             shutil.rmtree(workdir, ignore_errors=True)
+        if self.as_user:
+            asuser.remove_leftovers(self.uid)
         return exit_code(status)
 
     def workdir(self):
@@ -188,7 +193,9 @@ class Worker:
             os.closerange(4, os.sysconf("SC_OPEN_MAX"))
             if self.sandboxed:
                 isolate.own_namespaces(self.shown)
-            os.mkdir(workdir, 0o700 if self.uid is None else 0o755)   # not writable by the child
+            os.mkdir(workdir)
+            os.chmod(workdir, 0o700 if self.uid is None else 0o755)   # not writable by the child,
+            # whatever umask the worker inherited
             os.chdir(workdir)
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
             prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -203,12 +210,15 @@ class Worker:
             os.setgroups([])
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)
+            if self.as_user:
+                asuser.confine()
         if self.sandboxed:
             isolate.drop_capabilities()
 
 
 def main(argv):
-    """`python -m grader.child CONTROL_FD [--sandboxed] [--uid UID] [--preload numpy,torch]`."""
+    """`python -m grader.child CONTROL_FD [--sandboxed] [--uid UID [--as-user]]
+    [--preload numpy,torch]`."""
     control = socket.socket(fileno=int(argv[0]))
     uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
     modules = argv[argv.index("--preload") + 1].split(",") if "--preload" in argv else []
@@ -219,4 +229,4 @@ def main(argv):
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
-    Worker(control, "--sandboxed" in argv, uid).serve()
+    Worker(control, "--sandboxed" in argv, uid, "--as-user" in argv).serve()
