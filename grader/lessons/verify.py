@@ -3,7 +3,7 @@ import itertools
 import tempfile
 from pathlib import Path
 
-from . import build, pointers, regions
+from . import build, marks, pointers, regions
 from grader.notebooks import build as notebooks
 from grader.runner.child import wire
 from grader.judge.diagnose import diagnose
@@ -111,7 +111,7 @@ def verify_lesson(lesson, workdir, pool):
     except Exception as exc:
         return [f"the lesson does not load: {type(exc).__name__}: {exc}"]
     problems = []
-    for check in (check_examples, check_reference, check_mistakes, check_other_seeds,
+    for check in (check_examples, marks.check, check_reference, check_mistakes, check_other_seeds,
                   pointers.check):
         try:
             problems += check(lesson)

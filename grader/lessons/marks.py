@@ -1,0 +1,50 @@
+"""The numbers a lesson's prose marks as computed (`477<!-- = expr -->`), checked against the
+expression each one is marked with, to the digits it shows."""
+import math
+import re
+
+import numpy as np
+
+from grader.display import show
+from .lesson import example_scope
+from .prose import NUMBER
+
+WRITTEN = re.compile(rf"(?<![\w.])(?:{NUMBER}|-?inf|nan)(?![\w.])")
+
+
+def numbers(value):
+    """Every number in a value (arrays, tensors, lists, tuples, dict values), in reading order."""
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in numbers(v)]
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in numbers(v)]
+    if hasattr(value, "detach"):
+        value = value.detach().numpy()
+    return [float(n) for n in np.ravel(np.asarray(value, dtype=float))]
+
+
+def agrees(text, computed):
+    """Whether a written number is the computed one, rounded to the decimals it shows."""
+    if text == "nan":
+        return math.isnan(computed)
+    if text.endswith("inf"):
+        return float(text) == computed
+    mantissa, _, exponent = text.lower().partition("e")
+    unit = 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))
+    return abs(float(text) - computed) <= unit / 2 + 1e-12 * max(1.0, abs(computed))
+
+
+def check(lesson):
+    """A sentence for every marked number that its expression does not give."""
+    problems, reference = [], lesson.namespace() if lesson.prose.marks else {}
+    for mark in lesson.prose.marks:
+        where = f"the marked number `{mark.shown}` ({mark.section}, `{mark.source}`)"
+        try:
+            computed = numbers(eval(mark.source, example_scope(mark, reference)))
+        except Exception as exc:
+            problems.append(f"{where} cannot be computed: {type(exc).__name__}: {exc}")
+            continue
+        written = WRITTEN.findall(mark.shown)
+        if len(written) != len(computed) or not all(map(agrees, written, computed)):
+            problems.append(f"{where} is wrong: the expression gives {show(computed)}")
+    return problems
