@@ -1,5 +1,6 @@
 """The numbers a lesson's prose marks as computed (`477<!-- = expr -->`), checked against the
-expression each one is marked with, to the digits it shows."""
+expression each one is marked with, to the digits it shows. In a marked code span that holds an
+equation, `h = x + a = [2, 3]`, the value is what follows the last `=`."""
 import math
 import re
 
@@ -7,7 +8,7 @@ import numpy as np
 
 from grader.display import show
 from .lesson import example_scope
-from .prose import NUMBER
+from .prose import NUMBER, Mark
 
 WRITTEN = re.compile(rf"(?<![\w.])(?:{NUMBER}|-?inf|nan)(?![\w.])")
 
@@ -35,16 +36,20 @@ def agrees(text, computed):
 
 
 def check(lesson):
-    """A sentence for every marked number that its expression does not give."""
-    problems, reference = [], lesson.namespace() if lesson.prose.marks else {}
-    for mark in lesson.prose.marks:
+    """A sentence for every marked number that its expression does not give. The marks run in
+    order in one namespace, so a name one binds (`(h := x + a)`) serves the marks after it."""
+    problems, found = [], lesson.prose.marks
+    if not found:
+        return problems
+    scope = example_scope(Mark("", "", " ".join(m.source for m in found)), lesson.namespace())
+    for mark in found:
         where = f"the marked number `{mark.shown}` ({mark.section}, `{mark.source}`)"
         try:
-            computed = numbers(eval(mark.source, example_scope(mark, reference)))
+            computed = numbers(eval(mark.source, scope))
         except Exception as exc:
             problems.append(f"{where} cannot be computed: {type(exc).__name__}: {exc}")
             continue
-        written = WRITTEN.findall(mark.shown)
+        written = WRITTEN.findall(mark.shown.rpartition("=")[2])   # `h = x + a = [2, 3]`: the result
         if len(written) != len(computed) or not all(map(agrees, written, computed)):
             problems.append(f"{where} is wrong: the expression gives {show(computed)}")
     return problems
