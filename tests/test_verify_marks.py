@@ -19,8 +19,12 @@ def with_sentence(sentence):
     return TEXT.replace("### Why it matters", sentence + "\n\n### Why it matters", 1)
 
 
-def problems(text):
-    return marks.check(SimpleNamespace(prose=prose.parse(text), namespace=KV_CACHE.namespace))
+def problems(text, last_only=False):
+    """What verify says about the marks of `text` (with `last_only`, of its last mark alone)."""
+    found, names = prose.parse(text), KV_CACHE.namespace
+    if last_only:
+        found, names = SimpleNamespace(marks=found.marks[-1:]), dict
+    return marks.check(SimpleNamespace(prose=found, namespace=names))
 
 
 def test_the_kv_cache_lesson_marks_its_worked_weights_and_they_hold():
@@ -48,17 +52,23 @@ def test_a_number_agrees_to_the_decimals_it_shows(value, decimals, inside, outsi
 
     def marked(computed):
         number = written if bare else f"`[{written}]`"
-        return with_sentence(f"The total is {number}<!-- = {computed!r} -->.")
+        return problems(with_sentence(f"The total is {number}<!-- = {computed!r} -->."), True)
 
-    assert problems(marked(float(written) + inside * unit)) == []
-    assert len(problems(marked(float(written) + outside * unit))) == 1
-    assert len(problems(marked(float(written) - outside * unit))) == 1
+    assert marked(float(written) + inside * unit) == []
+    assert len(marked(float(written) + outside * unit)) == 1
+    assert len(marked(float(written) - outside * unit)) == 1
 
 
 def test_a_value_with_another_count_of_numbers_or_an_error_is_reported():
     assert problems(with_sentence("Here `[1, 1, 2]`<!-- = (np.ones(2), {'a': 2.0}) -->.")) == []
     assert "is wrong" in problems(with_sentence("Here `[1, 2]`<!-- = np.ones(3) -->."))[0]
     assert "cannot be computed: NameError" in problems(with_sentence("Here `1`<!-- = nope -->."))[0]
+
+
+def test_marks_share_names_in_order_and_an_equation_is_checked_by_its_result():
+    text = with_sentence("So `h = 2 + 1 = 3`<!-- = (h := 2.0 + 1.0) --> and `h * 2 = 6`<!-- = h * 2 -->.")
+    assert problems(text) == []
+    assert "is wrong" in problems(text.replace("= 6`", "= 7`"))[0]
 
 
 def test_marks_are_taken_out_of_what_learners_read():

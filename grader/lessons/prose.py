@@ -91,6 +91,8 @@ def value_text(match):
 
 def take_marks(section, body):
     """The section's text without its marks, and the marks."""
+    if not MARK_START.search(body):
+        return body, ()
     marks = tuple(Mark(section, m["code"] or m["bare"], " ".join(m["expr"].split()))
                   for m in MARK.finditer(body))
     clean = MARK.sub(value_text, body)
