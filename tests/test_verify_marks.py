@@ -66,7 +66,7 @@ def test_a_value_with_another_count_of_numbers_or_an_error_is_reported():
 
 
 def test_marks_share_names_in_order_and_an_equation_is_checked_by_its_result():
-    text = with_sentence("So `h = 2 + 1 = 3`<!-- = (h := 2.0 + 1.0) --> and `h * 2 = 6`<!-- = h * 2 -->.")
+    text = with_sentence("So `h = 2 + 1 = 3`<!-- = (h := 2.0 + 1.0) --> and `h * 2\n  = 6`<!-- = h * 2 -->.")
     assert problems(text) == []
     assert "is wrong" in problems(text.replace("= 6`", "= 7`"))[0]
 

@@ -16,7 +16,7 @@ SECTIONS = ("Learn it", "Your turn", "Examples", "Hints", "Solution", "Watch out
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 NUMBER = r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 MARK_START = re.compile(r"<!--\s*=")
-MARK = re.compile(rf"(?:`(?P<code>[^`\n]+)`|(?<![\w.])(?P<bare>{NUMBER}))[ \t]*"
+MARK = re.compile(rf"(?:`(?P<code>(?:[^`\n]|\n(?![ \t]*\n))+)`|(?<![\w.])(?P<bare>{NUMBER}))[ \t]*"
                   r"<!--\s*=(?P<expr>.*?)-->", re.S)
 
 
