@@ -41,6 +41,7 @@ def check(lesson):
     problems, found = [], lesson.prose.marks
     if not found:
         return problems
+    # one scope for all the marks, with torch in it when any of them mentions torch
     scope = example_scope(Mark("", "", " ".join(m.source for m in found)), lesson.namespace())
     for mark in found:
         where = f"the marked number `{mark.shown}` ({mark.section}, `{mark.source}`)"

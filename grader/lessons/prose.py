@@ -38,7 +38,7 @@ class Mark:
     section: str
     shown: str        # the value as written, e.g. "[0.0743196, 0.305695, 0.619985]"
     source: str       # the expression it equals, evaluated like an example's
-    setup: tuple = ()
+    setup: tuple = ()  # none of its own: the marks share one scope, built in order
 
 
 @dataclass(frozen=True)
