@@ -3,12 +3,21 @@
 Sections are `## ` headings; the hints and the Check yourself questions are `### ` headings below
 their section. Examples sit in ```python blocks as `>>> ` lines, each expression followed by the
 output the reference gives, rounded to 6 significant digits.
+
+A number in the running text that the author computed carries a mark right after it, an HTML
+comment holding the expression it equals: `` `[0.248255, 0.248255, 0.50349]`<!-- = expr --> `` (the
+value in a code span) or `477<!-- = expr -->` (a bare number). The marks are taken out of every
+section's text, so learners never see them, and kept as `Mark`s for `grader verify`.
 """
 import re
 from dataclasses import dataclass
 
 SECTIONS = ("Learn it", "Your turn", "Examples", "Hints", "Solution", "Watch out", "Check yourself")
 FENCE = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+NUMBER = r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+MARK_START = re.compile(r"<!--\s*=")
+MARK = re.compile(rf"(?:`(?P<code>(?:[^`\n]|\n(?![ \t]*\n))+)`|(?<![\w.])(?P<bare>{NUMBER}))[ \t]*"
+                  r"<!--\s*=(?P<expr>.*?)-->", re.S)
 
 
 class ProseError(ValueError):
@@ -24,11 +33,21 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A number in the prose that the author marked as computed: `shown` must equal `source`."""
+    section: str
+    shown: str        # the value as written, e.g. "[0.0743196, 0.305695, 0.619985]"
+    source: str       # the expression it equals, evaluated like an example's
+    setup: tuple = ()  # none of its own: the marks share one scope, built in order
+
+
+@dataclass(frozen=True)
 class Prose:
-    sections: dict    # title -> markdown body
+    sections: dict    # title -> markdown body, marks taken out
     hints: tuple      # (title, body) per tier
     questions: tuple  # (question, answer)
     examples: tuple
+    marks: tuple = ()
 
     def public_examples(self):
         return [e for e in self.examples if e.section == "Examples"]
@@ -66,8 +85,28 @@ def doctests(section, body):
     return found
 
 
+def value_text(match):
+    return f"`{match['code']}`" if match["code"] is not None else match["bare"]
+
+
+def take_marks(section, body):
+    """The section's text without its marks, and the marks."""
+    if not MARK_START.search(body):
+        return body, ()
+    marks = tuple(Mark(section, m["code"] or m["bare"], " ".join(m["expr"].split()))
+                  for m in MARK.finditer(body))
+    clean = MARK.sub(value_text, body)
+    stray = MARK_START.search(clean)
+    if stray:
+        raise ProseError(f"a computed-number mark in {section} follows no number or code span: "
+                         f"{clean[max(0, stray.start() - 40):stray.end() + 40]!r}")
+    return clean, marks
+
+
 def parse(text):
-    sections = dict(split(text, 2))
+    taken = {title: take_marks(title, body) for title, body in split(text, 2)}
+    sections = {title: body for title, (body, _) in taken.items()}
+    marks = tuple(m for _, found in taken.values() for m in found)
     missing = [s for s in SECTIONS if s not in sections]
     if missing:
         raise ProseError(f"lesson.md lacks the section(s): {', '.join(missing)}")
@@ -80,4 +119,4 @@ def parse(text):
     examples = tuple(e for title, body in sections.items() for e in doctests(title, body))
     if not any(e.section == "Examples" for e in examples):
         raise ProseError("lesson.md needs at least one `>>> ` example under Examples")
-    return Prose(sections, hints, questions, examples)
+    return Prose(sections, hints, questions, examples, marks)

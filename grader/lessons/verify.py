@@ -3,7 +3,7 @@ import itertools
 import tempfile
 from pathlib import Path
 
-from . import build, mutation, pointers, promises, regions, stated
+from . import build, marks, mutation, pointers, promises, regions, stated
 from grader.notebooks import build as notebooks
 from grader.runner.child import wire
 from grader.judge.diagnose import diagnose
@@ -113,7 +113,7 @@ def verify_lesson(lesson, workdir, pool):
     except Exception as exc:
         return [f"the lesson does not load: {type(exc).__name__}: {exc}"]
     problems = []
-    for check in (check_examples, check_reference, check_mistakes, promises.check,
+    for check in (check_examples, marks.check, check_reference, check_mistakes, promises.check,
                   check_other_seeds, pointers.check, stated.check):
         try:
             problems += check(lesson)

@@ -8,7 +8,7 @@ import math
 
 import torch
 
-X = torch.tensor([[1.0, 0.0, -1.0]])
+X = torch.tensor([[1.0, 0.0, -1.0]], dtype=torch.float64)   # float64, as the lesson asks
 scores = X @ X.T / math.sqrt(X.shape[-1])
 print("score            ", scores)
 a = torch.softmax(scores, dim=-1) @ X

@@ -12,11 +12,10 @@ def solve(X):
     """
     ### BEGIN SOLUTION
     x = torch.tensor(X, dtype=torch.float64)
-    # 1. Causal self-attention: each row is its own query, key and value,
-    #    and it may look only at itself and the rows above it
+    # 1. x as queries, keys and values; the flag masks the later rows
     attended = F.scaled_dot_product_attention(x, x, x, is_causal=True)
-    # 2. First residual, then normalize every row over its width
+    # 2. Post-norm: add first, then normalize each row over its width
     h = F.layer_norm(x + attended, (x.shape[-1],), eps=1e-5)
-    # 3. The stand-in feed-forward step, with its own residual
+    # 3. A bare ReLU where the MLP would be, with h added back around it
     return (h + torch.relu(h)).tolist()
     ### END SOLUTION
