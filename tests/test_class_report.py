@@ -36,7 +36,7 @@ EXPECTED = {
     "emma": {"01": ("all", None), "02": ("0", "error"), "03": ("all", None)},  # a syntax error
     "farid": {"01": ("13", "no-max-shift"), "05": ("16", "crash"), "10": ("all", None)},
     "gwen": {"01": ("all", None), "02": ("12", "mask-after-softmax"), "03": ("0", "timeout")},
-    "hugo": {"01": ("2", None), "02": ("1", None)},     # hunts for the reference, finds none
+    "hugo": {"01": ("2", "rule"), "02": ("1", "rule")},  # runs text it read as code: refused
     "ines": {"01": ("all", None)},
     "jon": {"01": ("all", None), "09": ("12", "float32"), "10": ("5", "no-causal-mask")},
     "kai": {},                                                # submitted nothing at all
