@@ -1,6 +1,7 @@
 """The `grader` command: the learner's check, hints and roadmap, and the author's build and verify."""
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -405,8 +406,17 @@ INTERRUPTED = {"grade": "Interrupted; nothing recorded so far was lost.",
                "check": "Interrupted; the lessons checked so far are recorded."}
 
 
+def own_signals():
+    """Ctrl-C interrupts the grader and SIGTERM ends it, whatever it inherited: a command started in
+    the background (`make test &`) starts with SIGINT ignored, and so would every process it starts.
+    (A handled signal is reset to its default in the programs the grader runs; an ignored one is not.)"""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main():
     """Run the CLI; a learner sees a clear message, never the grader's own traceback."""
+    own_signals()
     try:
         cli(standalone_mode=False)
     except click.exceptions.Exit as e:

@@ -1,12 +1,24 @@
-"""Shared fixtures: a fresh copy of the workbook (stubs generated anew), and a CLI runner."""
+"""Shared fixtures: a fresh copy of the workbook (stubs generated anew), and a CLI runner; and the
+rules every test runs under: no test changes a fixture shared between tests, none depends on how
+busy the machine is, and none on the signal dispositions the suite inherited."""
+import inspect
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+# One thread per library, in this process and every process a test starts (commands, kernels,
+# nbgrader, the capstone), as in the grader's children: two test workers share two cores, and on
+# a busy machine threads that wait for each other spin on cores others need (on a loaded machine,
+# the capstone's training took seven times longer with two threads than with one).
+os.environ.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
 
+import pytest
+from hypothesis import HealthCheck, settings
+
+import fingerprint
 from grader.lessons import lesson, roadmap
 
 from grader.runner import run
@@ -23,11 +35,16 @@ def softmax(x, axis=-1):
 """
 
 
-@pytest.fixture
-def workbook(tmp_path):
-    """A workbook in a temporary folder: the lesson sources, stubs generated from them, and the
-    notebooks (up to date, so the build leaves them as they are)."""
-    root = tmp_path / "workbook"
+# Hypothesis's per-example deadline and its too-slow health check measure the machine, not the code.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
+
+
+@pytest.fixture(scope="session")
+def built_workbook(tmp_path_factory):
+    """A workbook built once: the lesson sources, stubs generated from them, and the notebooks (up
+    to date, so the build leaves them as they are). Tests get copies (`workbook`), never this."""
+    root = tmp_path_factory.mktemp("built") / "workbook"
     shutil.copytree(ROOT / "solutions", root / "solutions",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "notebooks", root / "notebooks")   # built from the same sources
@@ -46,7 +63,16 @@ def lesson_sources(tmp_path_factory):
     return root
 
 
-def grader(root, *args, timeout=300):
+@pytest.fixture
+def workbook(built_workbook, tmp_path):
+    """A workbook of this test's own, with stubs generated afresh (a copy of one build: the build
+    gives the same files every time)."""
+    root = tmp_path / "workbook"
+    shutil.copytree(built_workbook, root, symlinks=True)
+    return root
+
+
+def grader(root, *args, timeout=900):
     """Run the `grader` command as a learner would, on the workbook at `root`."""
     env = {**os.environ, "WORKBOOK_ROOT": str(root), "COLUMNS": "200"}
     return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True, text=True,
@@ -68,3 +94,70 @@ def pool():
 @pytest.fixture
 def run_grader():
     return grader
+
+
+def pytest_configure(config):
+    """Ctrl-C and SIGTERM act as usual in the suite's processes and in every process a test starts
+    (kernels, nbgrader, Dask, the grader's commands), whatever the suite inherited: a suite started
+    in the background (`make test > log &`) starts with SIGINT ignored, and an ignored signal stays
+    ignored across fork and exec. tests/test_signals.py starts the grader with both ignored."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Under `--dist loadgroup` (`make test`), the tests of one xdist_group run on one worker, so
+    the fixtures they share are made once. pytest-xdist marks them by a suffix of their node id,
+    which pytest 9.2 silently drops (pytest-xdist issue 1386): then each worker would make those
+    fixtures again, and tests meant to run one at a time would run side by side. Say so."""
+    if getattr(config.option, "loadgroup", False):
+        lost = [item.nodeid for item in items
+                if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+        if lost:
+            raise pytest.UsageError(f"pytest-xdist did not group {len(lost)} tests marked with "
+                                    f"xdist_group (e.g. {lost[0]}): this pytest and pytest-xdist "
+                                    "do not work together; install the versions requirements.txt pins")
+
+
+# ---- no test changes a fixture shared between tests ----------------------------------------------
+
+SHARED = {}     # every module- or session-scoped fixture of ours now set up: definition -> value
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    """Keep the shared fixtures the tests define (pytest's own, such as `tmp_path_factory`, whose
+    folder holds every test's `tmp_path`, are not what a test shares)."""
+    value = yield
+    if fixturedef.scope != "function" and TESTS in Path(inspect.getfile(fixturedef.func)).parents:
+        SHARED[fixturedef] = value
+    return value
+
+
+def pytest_fixture_post_finalizer(fixturedef, request):
+    SHARED.pop(fixturedef, None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Fail a test that changed what a shared fixture holds (its files, arrays or data): every
+    later test that uses the fixture would see the change. Such a test needs its own copy."""
+    before = {d: fingerprint.fingerprint(v) for d, v in SHARED.items()}
+    try:
+        return (yield)
+    finally:
+        changed = []
+        for definition, seen in before.items():
+            if definition in SHARED:
+                now = fingerprint.fingerprint(SHARED[definition])
+                if now != seen:
+                    places = fingerprint.changes(seen, now)
+                    changed.append(f"`{definition.argname}` ({definition.scope} scope): " + ", ".join(
+                        f"{place} {how}" for place, how in places[:8])
+                        + (f" and {len(places) - 8} more" if len(places) > 8 else ""))
+        if changed:
+            pytest.fail("this test changed a fixture shared between tests, which every later test "
+                        f"using it would see: {'; '.join(changed)}. Give the test its own copy.",
+                        pytrace=False)

@@ -51,11 +51,11 @@ class Flaky(ThreadPoolExecutor):
 
 
 @pytest.fixture(scope="module")
-def mixed(tmp_path_factory):
+def mixed(built_workbook, tmp_path_factory):
     """The mixed class, and its gradebook as the local warm workers write it (unsandboxed: what
     is compared is the grading loop, not the sandbox, which test_class_dask runs)."""
     folder = tmp_path_factory.mktemp("mixed")
-    cls = make_mixed_class(folder / "class", ROOT)
+    cls = make_mixed_class(folder / "class", built_workbook)
     chosen = [lessons.load(roadmap.load(ROOT), n) for n in ("01", "02")]
     grade_class(cls, chosen, folder / "local", 2, False, FAST)
     return cls, chosen, graded(folder / "local")

@@ -6,7 +6,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import zipfile
 
 import jsonschema
@@ -15,6 +14,8 @@ import pytest
 from conftest import ROOT, grader
 from mixed_class import MISTAKE, make_mixed_class, put
 from test_class_feedback import hidden_strings
+
+pytestmark = pytest.mark.xdist_group("gradescope")   # the bundle and the graded class made once
 
 VISIBILITY = {"enum": ["hidden", "after_due_date", "after_published", "visible"]}
 FORMAT = {"enum": ["text", "html", "simple_format", "md", "ansi"]}
@@ -75,13 +76,31 @@ def test_the_schema_rejects_what_gradescope_would():
             valid(bad)
 
 
+@pytest.fixture(scope="module")
+def mixed_graded(built_workbook, tmp_path_factory):
+    """A workbook, the mixed class and its grading folder, graded once; tests rerun on copies."""
+    base = tmp_path_factory.mktemp("gradescope")
+    workbook = base / "workbook"
+    shutil.copytree(built_workbook, workbook, symlinks=True)
+    cls = make_mixed_class(base / "class", workbook)
+    done = grader(workbook, "grade", str(cls), "--lessons", "01,02", "--out", str(base / "out"),
+                  "--jobs", "2", "--case-seconds", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return workbook, cls, base / "out"
+
+
 @pytest.mark.parametrize("hidden", ["after_published", "hidden"])
-def test_every_learner_gets_valid_results(workbook, tmp_path, hidden):
-    cls = make_mixed_class(tmp_path / "class", workbook)
+def test_every_learner_gets_valid_results(mixed_graded, tmp_path, hidden):
+    """The exports are rewritten from the gradebook on every run: a rerun on a copy of the graded
+    folder, with nothing left to grade, writes them with the visibility asked for."""
+    workbook, cls, graded = mixed_graded
     out = tmp_path / "out"
+    shutil.copytree(graded, out)
+    shutil.rmtree(out / "gradescope")
     done = grader(workbook, "grade", str(cls), "--lessons", "01,02", "--out", str(out), "--jobs",
                   "2", "--case-seconds", "1", "--hidden-cases", hidden)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "Nothing to grade" in done.stdout, done.stdout
     with open(out / "grades.csv", newline="", encoding="utf-8-sig") as f:
         totals = {row["learner"]: float(row["total"]) for row in csv.DictReader(f)}
     assert len(totals) == 13

@@ -28,6 +28,11 @@ HOSTILE = Path(__file__).parent / "hostile"
 ATTACKS = tomllib.loads((HOSTILE / "attacks.toml").read_text())
 LESSON_FOLDERS = {"01": "01-softmax", "09": "09-torch-attention"}
 PORT = "47391"            # the network attack's port; the test listens on a free one instead
+# Attacks that run past the per-case time limit are graded in a class of their own, with a short
+# limit (each costs three time-outs); every other answer gets a limit it never reaches however busy
+# the machine, so how an attack fares never depends on how fast its honest work runs.
+TIMED = sorted(name for name, attack in ATTACKS.items() if attack["expect"] == "timeout")
+SHORT, LONG = "2", "30"
 MISTAKE = "import numpy as np\n\ndef softmax(x, axis=-1):\n    e = np.exp(x)\n    return e / np.sum(e, axis=axis, keepdims=True)\n"
 MASK_IGNORED = """import torch
 import torch.nn.functional as F
@@ -94,16 +99,17 @@ def leftovers():
 
 
 def lasting_leftovers(before):
-    """Leftovers still there after a few seconds (teardown of a sandbox takes a moment)."""
-    deadline = time.monotonic() + 8
+    """Leftovers still there after a while (teardown of a sandbox takes a moment, longer on a busy
+    machine; the wait ends as soon as none is left)."""
+    deadline = time.monotonic() + 120
     while (left := leftovers() - before) and time.monotonic() < deadline:
         time.sleep(0.2)
     return left
 
 
-def grade(workbook, folder, out, *extra):
+def grade(workbook, folder, out, *extra, case_seconds=LONG):
     done = grader(workbook, "grade", str(folder), "--lessons", "01,09", "--out", str(out),
-                  "--jobs", "2", "--case-seconds", "2", *extra, timeout=900)
+                  "--jobs", "2", "--case-seconds", case_seconds, *extra, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Graded" in done.stdout
     db = sqlite3.connect(out / "gradebook.sqlite")
@@ -147,12 +153,16 @@ def workbook(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def mixed(workbook, listener, tmp_path_factory):
-    """The honest learners and every attacker in one class, graded in the sandbox."""
+    """The honest learners and every attacker but the timed ones in one class, graded in the
+    sandbox; the timed attackers in a class of their own."""
     base = tmp_path_factory.mktemp("mixed")
     before = leftovers()
-    folder = make_class(base / "class", {**HONEST, **attackers(ATTACKS, listener, base / "class")})
-    graded = grade(workbook, folder, base / "out")
-    return graded, lasting_leftovers(before), base / "out"
+    others = sorted(set(ATTACKS) - set(TIMED))
+    folder = make_class(base / "class", {**HONEST, **attackers(others, listener, base / "class")})
+    timed = make_class(base / "timed", attackers(TIMED, listener, base / "timed"))
+    graded = {**grade(workbook, folder, base / "out"),
+              **grade(workbook, timed, base / "timed-out", case_seconds=SHORT)}
+    return graded, lasting_leftovers(before), (base / "out", base / "timed-out")
 
 
 @pytest.fixture(scope="module")
@@ -216,8 +226,9 @@ def test_honest_learners_are_graded_exactly_as_without_attackers(mixed, honest_o
 def test_nothing_an_attacker_said_on_a_hidden_case_reaches_any_feedback(mixed):
     """The attackers that put the hidden inputs in their messages, exception class names and last
     words mark them HIDDEN-INPUT-LEAK: no feedback page, results.json or grades.csv holds it."""
-    *_, out = mixed
-    files = [p for p in out.rglob("*") if p.suffix in (".md", ".html", ".json", ".csv")]
+    *_, outs = mixed
+    files = [p for out in outs for p in out.rglob("*")
+             if p.suffix in (".md", ".html", ".json", ".csv")]
     assert files and [p.name for p in files if "HIDDEN-INPUT-LEAK" in p.read_text()] == []
 
 

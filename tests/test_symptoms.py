@@ -6,15 +6,16 @@ import pytest
 
 from grader.judge.grade import grade_file
 from grader.lessons import lesson, regions, roadmap
+from grader.runner import run
 
 ROOT = Path(__file__).resolve().parent.parent
 ROAD = roadmap.load(ROOT)
 
 
-def grade(tmp_path, pool, lesson_id, source):
+def grade(tmp_path, pool, lesson_id, source, limits=None):
     path = tmp_path / "solution.py"
     path.write_text(source)
-    return grade_file(lesson.load(ROAD, lesson_id), path, pool)
+    return grade_file(lesson.load(ROAD, lesson_id), path, pool, limits)
 
 
 def symptoms_of(result):
@@ -81,7 +82,9 @@ def test_right_answers_and_stubs_get_no_symptom(tmp_path, pool, lesson_id):
 
 
 def test_time_outs_get_no_symptom(tmp_path, pool):
-    result = grade(tmp_path, pool, "01", SOFTMAX_HEAD + "    while True:\n        pass\n")
+    result = grade(tmp_path, pool, "01", SOFTMAX_HEAD + "    while True:\n        pass\n",
+                   run.Limits(case_seconds=0.5))     # an endless loop times out at any limit
+    assert {r.outcome.status for r in result.cases} == {"timeout", "not-run"}
     assert symptoms_of(result) == []
 
 

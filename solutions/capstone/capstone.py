@@ -24,6 +24,8 @@
 #   slow or busy machine still finishes in a few minutes.
 # * `WORKBOOK_CAPSTONE_CODE`: `exercises` (default) or `solutions`.
 # * `WORKBOOK_CAPSTONE_PLOT`: where to save the loss curve (default `capstone-loss.png`).
+# * `OMP_NUM_THREADS`: how many threads torch uses (default: the machine's cores, up to 4). On a
+#   busy machine, 1 is much faster: threads that wait for each other spin on cores others need.
 
 # %%
 import importlib.util
@@ -38,7 +40,9 @@ import torch
 import torch.nn.functional as F
 
 torch.manual_seed(0)
-torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
+THREADS = os.environ.get("OMP_NUM_THREADS", "")     # the usual setting, when it names a number
+torch.set_num_threads(int(THREADS) if THREADS.isdigit() and int(THREADS) > 0
+                      else max(1, min(4, os.cpu_count() or 1)))
 STEPS = int(os.environ.get("WORKBOOK_CAPSTONE_STEPS", "500"))
 BUDGET = float(os.environ.get("WORKBOOK_CAPSTONE_SECONDS", "150"))
 CODE = os.environ.get("WORKBOOK_CAPSTONE_CODE", "exercises")

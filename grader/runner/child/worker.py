@@ -33,6 +33,11 @@ HUGE_PAGE = 2 << 20
 MAX_MESSAGE = 4096
 CHILD_FDS = 3           # request on 0, printed output on 1 and 2, results on 3
 RUNNER_FAILED = 70      # the child's exit status when the runner itself could not go on
+# What a job's child does on these signals, set in the child whatever it inherited: nothing
+# interrupts it (the parent ends a job by killing it), SIGTERM ends it, and so does writing to a
+# pipe the parent has closed.
+CHILD_SIGNALS = {signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.SIG_DFL,
+                 signal.SIGPIPE: signal.SIG_DFL}
 
 
 def prctl(option, value):
@@ -197,7 +202,8 @@ class Worker:
             os.chmod(workdir, 0o700 if self.uid is None else 0o755)   # not writable by the child,
             # whatever umask the worker inherited
             os.chdir(workdir)
-            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            for sig, action in CHILD_SIGNALS.items():
+                signal.signal(sig, action)
             prctl(PR_SET_NO_NEW_PRIVS, 1)
             runner.main(3, self.drop_privileges)
         finally:
@@ -222,7 +228,8 @@ def main(argv):
     control = socket.socket(fileno=int(argv[0]))
     uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
     modules = argv[argv.index("--preload") + 1].split(",") if "--preload" in argv else []
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # whatever it inherited
     prctl(PR_SET_DUMPABLE, 0)
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     preload(m for m in modules if m)
