@@ -56,6 +56,23 @@ def statistics_check(got, expected, calls):
     return None
 
 
+def draws_check(got, expected, calls):
+    """The reference's parameters exactly; when they differ but every name, shape and constant is
+    right, say that the draws are what differs."""
+    problem = compare(expected[0], got[0], SPEC.rtol, SPEC.atol)
+    if problem is None or not isinstance(got[0], dict) or got[0].keys() != expected[0].keys():
+        return problem
+    drawn = [n for n in expected[0] if not (n.endswith(".bias") or n.endswith(LN_GAIN))]
+    constants_right = all(compare(expected[0][n], got[0][n], 0, 0) is None
+                          for n in expected[0] if n not in drawn)
+    shapes_right = all(values(got[0][n]).shape == expected[0][n].array.shape for n in drawn)
+    if constants_right and shapes_right:
+        return (f"{problem}. Every name, shape, bias and gain is right, so the draws differ: one "
+                "torch.randn(*shape, generator=rng, dtype=torch.float64) per weight, in the order "
+                "of param_shapes, times its standard deviation (nothing drawn for biases and gains)")
+    return problem
+
+
 def near_uniform(got, expected, calls):
     """The loss of the learner's freshly initialised model is within 0.1 nats of ln V."""
     problem = compare(expected[0], got[0], SPEC.rtol, SPEC.atol)
@@ -103,15 +120,15 @@ def cases(rng):
     # --- gpt2_init ---
     yield case("two blocks", call("init_from_seed", 11, 8, 2, 6, seed(rng)),
                probe="V 11, width 8, 2 blocks, 6 positions, std 0.02: every parameter, drawn in "
-                     "the order of param_shapes", hint=1)
+                     "the order of param_shapes", check=draws_check, hint=1)
     yield case("one block", call("init_from_seed", 9, 6, 1, 5, seed(rng)),
-               probe="V 9, width 6, 1 block: the residual projections get std / sqrt(2)", hint=2)
+               probe="V 9, width 6, 1 block: the residual projections get std / sqrt(2)", check=draws_check, hint=2)
     yield case("three blocks, another std", call("init_from_seed", 7, 4, 3, 10, seed(rng), 0.05),
                probe="V 7, width 4, 3 blocks, 10 positions, std 0.05: the residual projections "
-                     "get 0.05 / sqrt(6)", hint=2)
+                     "get 0.05 / sqrt(6)", check=draws_check, hint=2)
     yield case("no blocks", call("init_from_seed", 13, 5, 0, 4, seed(rng)),
                probe="n_layers 0: only the embeddings and the final layer norm, and no c_proj: "
-                     "computing std / sqrt(2 * n_layers) outside the loop divides by zero", hint=2)
+                     "computing std / sqrt(2 * n_layers) outside the loop divides by zero", check=draws_check, hint=2)
     yield case("the distribution of every parameter",
                call("init_from_seed", 400, 64, 4, 64, seed(rng), 0.02),
                probe="V 400, width 64, 4 blocks: each parameter's mean and standard deviation "

@@ -167,6 +167,24 @@ def gpt2_init(vocab_size, width, n_layers, n_positions, rng, std=0.02):
     return params
 
 
+@mistake("drawn-in-float32", hint=1, message="""\
+Your weights are drawn in float32, torch.randn's default dtype (and converted, or left so): a
+float32 draw takes other numbers from the generator than a float64 one, so every weight differs,
+and float32 keeps only about 7 digits. Draw in float64 directly:
+torch.randn(*shape, generator=rng, dtype=torch.float64) * s.""")
+def gpt2_init(vocab_size, width, n_layers, n_positions, rng, std=0.02):
+    params = {}
+    for name, shape in param_shapes(vocab_size, width, n_layers, n_positions).items():
+        if name.endswith(".bias"):
+            params[name] = torch.zeros(shape)
+        elif is_gain(name):
+            params[name] = torch.ones(shape)
+        else:
+            s = std / math.sqrt(2 * n_layers) if name.endswith("c_proj.weight") else std
+            params[name] = torch.randn(*shape, generator=rng) * s
+    return params
+
+
 @mistake("fan-in-init", hint=1, message="""\
 You draw each weight with standard deviation 1 / sqrt(fan_in) (its number of rows), as PyTorch's
 default layers or Xavier/He initialisation would. GPT-2 uses one fixed standard deviation, std =

@@ -59,14 +59,13 @@ def lr_at(step, max_lr, min_lr, warmup_steps, max_steps):
 
 
 @mistake("minimum-ignored", hint=2, message="""\
-Your decay goes down to 0, max_lr * 0.5 * (1 + cos(pi * ratio)), ignoring min_lr (and the steps
-after max_steps then train at a rate of 0). The decay ends at min_lr: min_lr + coeff * (max_lr -
-min_lr).""")
+Your decay goes down to 0, max_lr * 0.5 * (1 + cos(pi * ratio)), ignoring min_lr, and then jumps
+back up to min_lr after max_steps. The decay ends at min_lr: min_lr + coeff * (max_lr - min_lr).""")
 def lr_at(step, max_lr, min_lr, warmup_steps, max_steps):
     if step < warmup_steps:
         return max_lr * (step + 1) / warmup_steps
     if step > max_steps:
-        return 0.0
+        return min_lr
     ratio = (step - warmup_steps) / (max_steps - warmup_steps)
     return max_lr * 0.5 * (1.0 + math.cos(math.pi * ratio))
 
@@ -145,6 +144,18 @@ def lr_at(step, max_lr, min_lr, warmup_steps, max_steps):
         return min_lr
     ratio = (step - warmup_steps) / (max_steps - warmup_steps - 1)
     return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (max_lr - min_lr)
+
+
+@mistake("warmup-one-step-too-long", hint=1, message="""\
+Your warmup also takes step == warmup_steps (step <= warmup_steps), so that step gets
+max_lr * (warmup_steps + 1) / warmup_steps, above the peak, and the decay starts a step late. The
+warmup is the steps 0 to warmup_steps - 1: `if step < warmup_steps`.""")
+def lr_at(step, max_lr, min_lr, warmup_steps, max_steps):
+    if step <= warmup_steps and warmup_steps > 0:
+        return max_lr * (step + 1) / warmup_steps
+    if step > max_steps:
+        return min_lr
+    return decay(step, max_lr, min_lr, warmup_steps, max_steps)
 
 
 @mistake("whole-steps-of-warmup", hint=1, message="""\

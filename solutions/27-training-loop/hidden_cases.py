@@ -113,7 +113,8 @@ def overfit_check(got, expected, calls):
 
 
 def resume_check(got, expected, calls):
-    """A resumed run repeats the uninterrupted one bit for bit, and both are the reference's."""
+    """A resumed run repeats the uninterrupted one bit for bit, and both are the reference's; when
+    they part, the first step where they do says what the checkpoint lost."""
     whole, resumed = got
     problem = compare(expected[0], whole, SPEC.rtol, SPEC.atol)
     if problem:
@@ -121,10 +122,40 @@ def resume_check(got, expected, calls):
     if compare(whole, resumed, 0, 0) is None:
         return None
     stop = calls[1].args[5]
-    return (f"the run resumed from its checkpoint at step {stop} differs from the uninterrupted "
-            f"run: {compare(whole, resumed, 0, 0)}. A checkpoint must hold everything the next "
-            "steps depend on: the parameters, the optimizer state, the step (the schedule), the "
-            "batch generator's state (the data order) and torch's global generator (dropout)")
+    try:
+        return f"resumed from its checkpoint at step {stop}, the run parts from the one that never " \
+               f"stopped: {what_the_resume_lost(whole['steps'], resumed['steps'], stop)}"
+    except (KeyError, TypeError, IndexError):
+        return f"the resumed run differs from the uninterrupted one: {compare(whole, resumed, 0, 0)}"
+
+
+def what_the_resume_lost(whole, resumed, stop):
+    """Where two runs' step records first differ, and what a checkpoint that lost it would show."""
+    if len(resumed) > stop and resumed[stop]["step"] <= stop:
+        return (f"the first step after the resume is numbered {resumed[stop]['step']}, not "
+                f"{stop + 1}: the step count started over, so the checkpoint lost run[\"step\"] (and "
+                "with it the schedule's place)")
+    if len(resumed) > len(whole):
+        return (f"it took {len(resumed)} steps where the run takes {len(whole)}: train must stop "
+                "when run[\"step\"] reaches `steps` (while run[\"step\"] < steps)")
+    first = next((i for i, (a, b) in enumerate(zip(whole, resumed)) if a != b), len(resumed))
+    if first < stop:
+        return f"step {first + 1}, before the checkpoint, already differs"
+    if first >= len(resumed):
+        return f"it took {len(resumed)} steps where the run takes {len(whole)}"
+    a, b = whole[first], resumed[first]
+    if first > stop:
+        return (f"step {stop + 1}, the first after the resume, computed the same loss, but its "
+                f"update differed (step {first + 1} has another loss): the checkpoint lost the "
+                "optimizer state (AdamW's step and moments)")
+    if a["lr"] != b["lr"]:
+        return (f"step {first + 1}, the first after the resume, used the rate {b['lr']:.6g} instead "
+                f"of {a['lr']:.6g}: the schedule lost its place")
+    return (f"step {first + 1}, the first after the resume, already has another loss "
+            f"({b['loss']!r} instead of {a['loss']!r}): it saw other parameters, another batch or "
+            "other dropout masks, so the checkpoint lost the parameters' values, the batch "
+            "generator's state (run[\"rng\"].get_state()) or torch's global generator state "
+            "(torch.get_rng_state())")
 
 
 def seeds(rng):

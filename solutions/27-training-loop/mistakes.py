@@ -192,6 +192,21 @@ def evaluate(params, data, config):
             "perplexity": sum(math.exp(l) for l in losses) / len(losses)}
 
 
+@mistake("perplexity-in-bits", hint=2, message="""\
+Your perplexity is 2 ** loss. The loss is in nats (natural logarithms, as the cross-entropy is
+computed), so the perplexity is e ** loss, math.exp(loss); 2 ** loss would be right only for a
+loss measured in bits.""")
+def evaluate(params, data, config):
+    rng = torch.Generator().manual_seed(config["eval_seed"])
+    losses = []
+    with torch.no_grad():
+        for _ in range(config["eval_batches"]):
+            x, y = get_batch(data, config["batch_size"], config["context"], rng)
+            losses.append(batch_loss(gpt2_logits(params, x, config["n_heads"]), y).item())
+    loss = sum(losses) / len(losses)
+    return {"loss": loss, "perplexity": 2 ** loss}
+
+
 # --- checkpoints ---
 
 @mistake("batch-generator-not-saved", hint=3, message="""\
@@ -277,4 +292,23 @@ def train(run, train_data, val_data, config, steps, checkpoint_path=None):
                                      "val_loss": val["loss"], "val_perplexity": val["perplexity"]})
             if checkpoint_path is not None:
                 save_checkpoint(run, checkpoint_path)
+    return history
+
+
+@mistake("evaluates-before-the-step", hint=3, message="""\
+Your train evaluates BEFORE the step, at steps 0, eval_every, 2 eval_every, ..., so each record
+describes the model before the steps it names, the last steps are never evaluated, and the
+checkpoint saved with it is one step short. Evaluate after the step: once train_step has made
+run["step"] a multiple of eval_every, and after the last step.""")
+def train(run, train_data, val_data, config, steps, checkpoint_path=None):
+    history = {"steps": [], "evals": []}
+    while run["step"] < steps:
+        if run["step"] % config["eval_every"] == 0:
+            val = evaluate(run["params"], val_data, config)
+            history["evals"].append({"step": run["step"],
+                                     "train_loss": evaluate(run["params"], train_data, config)["loss"],
+                                     "val_loss": val["loss"], "val_perplexity": val["perplexity"]})
+            if checkpoint_path is not None:
+                save_checkpoint(run, checkpoint_path)
+        history["steps"].append(train_step(run, train_data, config))
     return history
