@@ -146,7 +146,8 @@ def run_resumed(params, train_data, val_data, config, steps, stop, seed, torch_s
 
 def watched_evaluate(params, data, config):
     """Your evaluate, and what each forward pass it made saw: whether autograd was recording, and
-    the dropout it was given."""
+    the dropout it was given (torch's global generator is seeded first, so a run repeats)."""
+    torch.manual_seed(0)
     seen, model = [], gpt2_logits
 
     def watching(params, ids, n_heads, dropout=0.0):
