@@ -3,10 +3,35 @@ import numpy as np
 import torch
 
 from grader.judge.compare import compare
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 from grader.runner.child.wire import Tensor
 
+PROMISES = (
+    promise("Return (train, validation): data[:n] and data[n:] with n = int(train_fraction * "
+            "len(data)), in order, without shuffling.",
+            cases=("a 90/10 split", "n is rounded down", "another fraction", "everything for training",
+                   "example 2", "example 3"),
+            broken_by=("split-rounded", "validation-first", "fraction-for-validation")),
+    promise("Draw the starts with exactly one call, torch.randint(len(data) - context, "
+            "(batch_size,), generator=rng)",
+            cases=("three batches in a row", "windows at the very end", "exactly one window fits",
+                   "example 1"),
+            broken_by=("last-window-never-drawn", "window-runs-off-the-end", "one-start-per-batch",
+                       "separate-draws-for-targets")),
+    promise("Row b of x is data[s : s + context] and row b of y is data[s + 1 : s + context + 1], "
+            "where s = starts[b].",
+            cases=("windows you can read", "one row", "context of one token", "example 1"),
+            broken_by=("targets-not-shifted", "one-fewer-target", "shifted-the-wrong-way")),
+    promise("Return (x, y), two int64 tensors of shape (batch_size, context).",
+            cases=("a long text and a large batch", "one row"),
+            broken_by=("batch-transposed", "one-fewer-target")),
+    promise("Draw only from rng: no other generator, no re-seeding, no torch.manual_seed.",
+            cases=("three batches in a row", "example 1"),
+            broken_by=("global-generator", "same-windows-every-time")),
+)
+
 SPEC = Spec(
+    promises=PROMISES,
     hint_topics=(("data[:n]", "int(train_fraction * len(data))", "randint", "generator=rng", "split"),
                  ("context + 1", "window", "target", "y[b, t]", "x[b, t + 1]", "len(data) - context"),
                  ("torch.stack", "starts", "return x, y", "split_data", "data[n:]")),

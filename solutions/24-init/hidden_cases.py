@@ -5,10 +5,33 @@ import numpy as np
 import torch
 
 from grader.judge.compare import compare
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
 from grader.runner.child.wire import Tensor
 
+PROMISES = (
+    promise("biases (names ending .bias) zeros; the gains ln_1.weight, ln_2.weight and "
+            "ln_f.weight ones", cases=("two blocks", "one block", "example 1"),
+            broken_by=("biases-drawn", "gains-zero")),
+    promise("every other weight drawn with one call torch.randn(*shape, generator=rng, "
+            "dtype=torch.float64) * s, in the order of param_shapes, with s = std",
+            cases=("two blocks", "no blocks", "three blocks, another std", "example 1"),
+            broken_by=("std-one", "fan-in-init", "positions-not-drawn", "drawn-in-float32")),
+    promise("except attn.c_proj.weight and mlp.c_proj.weight, which get s = std / math.sqrt(2 * "
+            "n_layers)", cases=("two blocks", "one block", "three blocks, another std"),
+            broken_by=("no-residual-scaling", "scaled-without-the-two", "every-block-weight-scaled")),
+    promise("Draw nothing else (no output layer: it is tied to wte).",
+            cases=("two blocks", "no blocks", "example 1"),
+            broken_by=("tied-head-drawn-again", "untied-head")),
+    promise("the loss of the model on the batch (batch_loss(gpt2_logits(params, x, n_heads), y))",
+            cases=("a trained-looking model", "the loss at init is close to ln V"),
+            broken_by=("targets-shifted-again",)),
+    promise('ln V with V the number of rows of params["transformer.wte.weight"], and loss - ln V',
+            cases=("a vocabulary larger than the batch uses", "a trained-looking model", "example 2"),
+            broken_by=("log2-of-vocab", "width-for-vocab", "vocab-from-the-batch", "gap-reversed")),
+)
+
 SPEC = Spec(
+    promises=PROMISES,
     hint_topics=(("param_shapes", "zeros", "ones", "bias", "gain", "torch.randn", "generator=rng",
                   "order"),
                  ("std / math.sqrt(2 * n_layers)", "c_proj", "residual", "tied", "wte", "output layer",

@@ -1,8 +1,30 @@
 """Hidden cases for lesson 25 (a linear warmup, then a cosine decay to a minimum)."""
 from grader.judge.compare import compare
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
+
+PROMISES = (
+    promise("step < warmup_steps: max_lr * (step + 1) / warmup_steps",
+            cases=("example 2", "the end of the warmup", "warmup, decay and after", "a long warmup"),
+            broken_by=("warmup-starts-at-zero", "nanogpt-warmup", "warmup-one-step-too-long",
+                       "warmup-from-the-minimum", "whole-steps-of-warmup")),
+    promise("ratio = (step - warmup_steps) / (max_steps - warmup_steps), min_lr + 0.5 * (1 + "
+            "math.cos(math.pi * ratio)) * (max_lr - min_lr)",
+            cases=("halfway down", "example 3", "no warmup", "example 4", "decay to zero"),
+            broken_by=("cosine-in-degrees", "minimum-ignored", "minimum-added-to-the-peak",
+                       "ratio-from-step-zero", "no-half", "linear-decay", "decay-ends-a-step-early")),
+    promise("step > max_steps: min_lr", cases=("warmup, decay and after", "a long warmup"),
+            broken_by=("decays-past-the-end",)),
+    promise("as a Python float", cases=("a Python float", "example 3"),
+            broken_by=(edit("return min_lr + coeff * (max_lr - min_lr)",
+                            "return [min_lr + coeff * (max_lr - min_lr)]"),)),
+    promise("warmup_steps may be 0 (no warmup) and min_lr may be 0 or equal to max_lr",
+            cases=("no warmup", "example 4", "decay to zero", "a constant rate"),
+            broken_by=(edit("if step < warmup_steps:", "if step <= warmup_steps:"),
+                       "minimum-ignored")),
+)
 
 SPEC = Spec(
+    promises=PROMISES,
     hint_topics=(("warmup", "step + 1", "max_lr", "three parts", "step > max_steps"),
                  ("ratio", "math.cos", "math.pi", "radians", "0.5 * (1", "max_lr - min_lr",
                   "min_lr"),

@@ -4,9 +4,36 @@ import math
 import numpy as np
 import torch
 
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, edit, promise
+
+PROMISES = (
+    promise("the p-norm of all the entries of all the tensors, as a 0-d float64 tensor",
+            cases=("the global 2-norm", "the 1-norm", "a 3-norm", "example 1", "example 2"),
+            broken_by=("sum-of-norms", "squared-norm", "root-mean-square", "norm-type-ignored")),
+    promise("for math.inf, the largest absolute entry", cases=("the infinity norm", "example 3"),
+            broken_by=("infinity-through-the-power",)),
+    promise("factor = min(1, max_norm / (total + 1e-6))",
+            cases=("tiny gradients and eps", "a norm just below max_norm",
+                   "large gradients are clipped", "example 4"),
+            broken_by=("no-eps", "clips-only-above-max-norm", "clipped-values")),
+    promise("return (clipped, total): a new dict with the same names, each gradient multiplied by "
+            "factor, and total (the norm before clipping, a 0-d tensor)",
+            cases=("large gradients are clipped", "example 4", "example 6"),
+            broken_by=("norm-after-clipping", "returns-the-factor", "per-tensor-clipping")),
+    promise("here grads must stay unchanged", cases=("large gradients are clipped",),
+            broken_by=("scaled-in-place",)),
+    promise("The same factor for every tensor; never scale a gradient up; all-zero gradients stay "
+            "zero (no NaN).",
+            cases=("one tensor much larger than the rest", "small gradients are left alone",
+                   "example 5", "all-zero gradients"),
+            broken_by=("per-tensor-clipping", "scales-up-small-gradients",
+                       edit("{name: g * factor for name, g in grads.items()}",
+                            "{name: g / total * torch.clamp(total, max=max_norm) "
+                            "for name, g in grads.items()}"))),
+)
 
 SPEC = Spec(
+    promises=PROMISES,
     hint_topics=(("global_norm", "one long vector", "vector_norm", "norm_type", "math.inf",
                   "per tensor"),
                  ("factor", "max_norm / (total + 1e-6)", "1e-6", "clamp", "min(1", "scaled up",

@@ -12,9 +12,41 @@ import numpy as np
 import torch
 
 from grader.judge.compare import compare
-from grader.lessons.authoring import Spec, call, case
+from grader.lessons.authoring import Spec, call, case, promise
+
+PROMISES = (
+    promise("train_step(run, data, config): one step, as in steps 1 to 6 above",
+            cases=("a single step", "eight steps", "clipping at work", "example 1"),
+            broken_by=("model-reads-the-targets", "not-clipped", "schedule-a-step-ahead")),
+    promise("The gradient is this step's alone.",
+            cases=("eight steps", "one batch again and again", "example 1"),
+            broken_by=("gradients-accumulate", "gradients-zeroed-after-backward")),
+    promise('Afterwards run["params"] holds the new values as leaf tensors that record gradients, '
+            'run["opt"] the new state, and run["step"] is one more.',
+            cases=("eight steps", "a single step", "past the end of the schedule"),
+            broken_by=("update-not-written-back",)),
+    promise("each computed under torch.no_grad() with no dropout",
+            cases=("evaluation", "example 2"),
+            broken_by=("evaluated-with-gradients", "evaluated-with-dropout")),
+    promise('Return {"loss": mean, "perplexity": math.exp(mean)}.',
+            cases=("evaluation", "example 2"),
+            broken_by=("perplexity-mean-of-exps", "perplexity-in-bits")),
+    promise('steps until run["step"] == steps; after each step that leaves run["step"] a '
+            "multiple of eval_every, and after the last, record",
+            cases=("eight steps", "resumed during the warmup", "example 1", "example 3"),
+            broken_by=("steps-more-instead-of-up-to", "evaluates-before-the-step",
+                       "validation-on-the-training-split")),
+    promise("A run resumed from a checkpoint gives the same history as one that never stopped, "
+            "bit for bit, dropout included.",
+            cases=("resumed from a checkpoint", "resumed during the warmup", "example 3"),
+            broken_by=("batch-generator-not-saved", "global-generator-not-saved",
+                       "optimizer-state-not-saved", "step-not-saved")),
+    promise("gpt2_logits(params, x, n_heads, dropout)", cases=("dropout",),
+            broken_by=("no-dropout-in-training",)),
+)
 
 SPEC = Spec(
+    promises=PROMISES,
     hint_topics=(("p.grad = None", "backward", "get_batch", "lr_at", "run[\"step\"]", "leaf",
                   "copy_", "step"),
                  ("torch.no_grad", "dropout", "eval_seed", "perplexity", "math.exp", "evaluate",
