@@ -1,0 +1,36 @@
+"""Lesson 26: gradient clipping by global norm, as torch.nn.utils.clip_grad_norm_ does it."""
+import math
+
+import torch
+
+
+def global_norm(grads, norm_type=2.0):
+    """The p-norm of all the gradients together, as if they were one long vector.
+
+    grads: a dict of float64 tensors (any shapes). norm_type: p >= 1, or math.inf for the largest
+    absolute entry. Returns a 0-d float64 tensor: (sum over every entry of |g|^p)^(1/p), computed
+    as the p-norm of the tensors' own p-norms.
+    """
+    ### BEGIN SOLUTION
+    # 1. Each tensor's own p-norm, then the p-norm of those: the same as the p-norm of every entry
+    #    at once, for any p (for p = inf: the largest of the largest)
+    norms = torch.stack([torch.linalg.vector_norm(g, norm_type) for g in grads.values()])
+    return torch.linalg.vector_norm(norms, norm_type)
+    ### END SOLUTION
+
+
+def clip_grad_norm(grads, max_norm, norm_type=2.0):
+    """Scale every gradient by one factor so that their global norm is at most max_norm.
+
+    With total = global_norm(grads, norm_type), every gradient is multiplied by
+        min(1, max_norm / (total + 1e-6)).
+    Returns (clipped, total): a new dict of new tensors, and the norm BEFORE clipping (a 0-d
+    tensor), as torch.nn.utils.clip_grad_norm_ returns it. grads stays unchanged.
+    """
+    ### BEGIN SOLUTION
+    total = global_norm(grads, norm_type)
+    # 2. One factor for every tensor, so the direction of the whole gradient is kept; the 1e-6
+    #    keeps it finite when every gradient is zero, and the clamp never scales a gradient up
+    factor = torch.clamp(max_norm / (total + 1e-6), max=1.0)
+    return {name: g * factor for name, g in grads.items()}, total
+    ### END SOLUTION
