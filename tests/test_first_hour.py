@@ -67,6 +67,7 @@ def test_every_command_a_message_suggests_works_as_typed(workbook):
     run("make check L=01")
     for _ in range(4):
         run("make hint L=01")
+    run("make check L=01")                        # every hint seen
     run("make reset L=01")
     run("make backups L=01")
     run("make restore L=01 V=9")
