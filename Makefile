@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status reset backups restore watch grade report build verify mutate test bench help capstone lab
+.PHONY: setup check hint status solution reset backups restore watch grade report build verify mutate test bench help capstone lab
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -19,6 +19,7 @@ $(shell rm -f $(STAMP))
 endif
 endif
 
+##@ For learners
 setup: $(STAMP)  ## set up .venv (make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu for the CPU-only torch)
 
 $(STAMP): requirements.txt pyproject.toml
@@ -35,40 +36,44 @@ $(STAMP): requirements.txt pyproject.toml
 check: $(STAMP)  ## check every lesson you started (or some: make check L=01 or L=01,02)
 	@$(GRADER) check -- $(L)
 
-hint: $(STAMP)  ## reveal one more hint: make hint L=01
+hint: $(STAMP)  ## reveal one more hint: make hint L=01 (SEEN=1: show again those you saw)
 	@test -n "$(L)" || { echo "Name a lesson: make hint L=01"; exit 2; }
-	@$(GRADER) hint -- $(L)
+	@$(GRADER) hint $(if $(SEEN),--seen) -- $(L)
 
 status: $(STAMP)  ## the roadmap and your progress
 	@$(GRADER) status
+
+watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
+	@$(GRADER) watch -- $(L)
+
+solution: $(STAMP)  ## a passed lesson's solution walkthrough and Watch out: make solution L=01
+	@test -n "$(L)" || { echo "Name a lesson: make solution L=01"; exit 2; }
+	@$(GRADER) solution -- $(L)
 
 reset: $(STAMP)  ## restore a lesson's stub, keeping your version: make reset L=01
 	@test -n "$(L)" || { echo "Name a lesson: make reset L=01"; exit 2; }
 	@$(GRADER) reset -- $(L)
 
-backups: $(STAMP)  ## list the versions of a lesson that reset kept: make backups L=01
+backups: $(STAMP)  ## list the saved versions of a lesson (reset, restore and the notebook keep them): make backups L=01
 	@test -n "$(L)" || { echo "Name a lesson: make backups L=01"; exit 2; }
 	@$(GRADER) backups -- $(L)
 
 restore: $(STAMP)  ## bring back a kept version: make restore L=01 (the latest) or V=2
 	@test -n "$(L)" || { echo "Name a lesson: make restore L=01 V=2"; exit 2; }
-	@$(GRADER) restore -- $(L) $(V)
+	@$(GRADER) restore -- $(L) $(if $(V),"$(V)")
 
-build: $(STAMP)  ## regenerate exercises/ and notebooks/ from solutions/
-	@$(GRADER) build
+lab: $(STAMP)  ## JupyterLab on notebooks/, with this project's Python as the kernel (INSTRUCTOR=1: with nbgrader's menus)
+	@PATH="$(CURDIR)/.venv/bin:$$PATH" JUPYTER_PATH="$(CURDIR)/.venv/share/jupyter" \
+		$(PY) -m grader.notebooks.lab $(if $(INSTRUCTOR),--instructor) -- --notebook-dir=notebooks $(LAB_ARGS)
 
-verify: $(STAMP)  ## prove every lesson sound (its mutation gate included)
-	@$(GRADER) verify $(L)
+capstone: $(STAMP)  ## train a small GPT with your own functions and let it write (a minute or two)
+	$(PY) -u solutions/capstone/capstone.py
 
-mutate: $(STAMP)  ## the mutation gate alone: make mutate [L=20] [SHOW=1] lists survivors, bare and equivalent mutants
-	@$(GRADER) mutate $(if $(SHOW),--show) $(L)
+help:  ## list these targets
+	@awk -F':.*## ' '/^##@ /{printf "\n%s:\n", substr($$0, 5)} \
+		/^[a-z]+:.*## /{printf "  make %-9s %s\n", $$1, $$2}' $(firstword $(MAKEFILE_LIST))
 
-test: $(STAMP)  ## the project's own tests
-	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=25
-
-watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
-	@$(GRADER) watch -- $(L)
-
+##@ For instructors
 # With no SUBMISSIONS, `make grade` grades the demo class shipped in the grader, into grading/demo/.
 DEMO_CLASS := grader/classroom/demo_class
 DEMO_LESSONS := 01,02,03,05,09,10
@@ -87,12 +92,16 @@ bench: $(STAMP)  ## will grading hold for a big class: make bench [SIZES=50,200,
 		$(if $(NB),--nbgrader $(NB)) $(if $(JOBS),--jobs $(JOBS)) $(if $(PHASES),--phases)
 	@$(if $(WAYS),$(PY) -m grader.bench.ways)
 
-help:  ## list these targets
-	@awk -F':.*## ' '/^[a-z]+:.*## /{printf "  make %-8s %s\n", $$1, $$2}' $(firstword $(MAKEFILE_LIST))
+##@ For lesson authors
 
-capstone: $(STAMP)  ## train a small GPT with your own functions and let it write (a minute or two)
-	$(PY) -u solutions/capstone/capstone.py
+build: $(STAMP)  ## regenerate exercises/ and notebooks/ from solutions/
+	@$(GRADER) build
 
-lab: $(STAMP)  ## JupyterLab on notebooks/, with this project's Python as the kernel
-	@PATH="$(CURDIR)/.venv/bin:$$PATH" JUPYTER_PATH="$(CURDIR)/.venv/share/jupyter" \
-		$(PY) -m jupyter lab --notebook-dir=notebooks $(LAB_ARGS)
+verify: $(STAMP)  ## prove every lesson sound (its mutation gate included)
+	@$(GRADER) verify $(L)
+
+mutate: $(STAMP)  ## the mutation gate alone: make mutate [L=20] [SHOW=1] lists survivors, bare and equivalent mutants
+	@$(GRADER) mutate $(if $(SHOW),--show) $(L)
+
+test: $(STAMP)  ## the project's own tests
+	$(PY) -m pytest -n 2 --dist loadgroup -q --durations=25

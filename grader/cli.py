@@ -15,6 +15,7 @@ from grader import __version__
 from grader.classroom.escape import plain, terminal
 from grader.errors import GraderError
 from grader.learner import backups, hints, walkthrough
+from grader.learner.commands import GRADER
 from grader.learner import check as learner_check
 from grader.learner import status as learner_status
 from grader.learner import watch as learner_watch
@@ -64,7 +65,7 @@ def status(wb):
 def check(wb, lessons, file, as_json, sandbox):
     """Check LESSONS (default: every lesson you started), then point at the next one."""
     if file and len(learner_check.names(lessons)) != 1:
-        fail("--file grades one lesson: name it, as in `.venv/bin/grader check 01 --file mine.py`.")
+        fail(f"--file grades one lesson: name it, as in `{GRADER} check 01 --file mine.py`.")
     sys.exit(learner_check.run(console, wb, lessons, file, as_json, sandbox))
 
 
@@ -149,11 +150,13 @@ def backups_cmd(wb, lesson):
 
 @cli.command()
 @click.argument("lesson")
-@click.argument("version", type=click.IntRange(1), required=False)
+@click.argument("version", required=False)
 @click.pass_obj
 def restore(wb, lesson, version):
     """Bring back saved VERSION of LESSON's file (default: the latest), saving the current one."""
-    console.print(backups.restore(wb, wb.lesson(lesson), version))
+    lesson = wb.lesson(lesson)
+    number = None if version is None else backups.version_number(version, lesson.id)
+    console.print(backups.restore(wb, lesson, number))
 
 
 def chosen_lessons(wb, lessons):

@@ -79,6 +79,20 @@ def grader(root, *args, timeout=900):
                           env=env, timeout=timeout, cwd=root)
 
 
+def typed(root, command, timeout=300):
+    """Run `command` as a learner types it in the workbook at `root` (its own copy): a shell in the
+    workbook's folder, with the project's Makefile and `.venv`. `make` is told the venv is set up
+    (STAMP empty), so it runs the target's recipe as written and never installs anything."""
+    root = Path(root)
+    if not (root / "Makefile").exists():
+        shutil.copyfile(ROOT / "Makefile", root / "Makefile")
+    if not (root / ".venv").exists():
+        (root / ".venv").symlink_to(ROOT / ".venv")
+    env = {**os.environ, "WORKBOOK_ROOT": str(root), "COLUMNS": "200", "MAKEFLAGS": " -- STAMP="}
+    return subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env,
+                          timeout=timeout, cwd=root)
+
+
 @pytest.fixture(scope="session")
 def softmax_lesson():
     return lesson.load(roadmap.load(ROOT), "01")

@@ -3,15 +3,21 @@ import ast
 import builtins
 import dis
 import inspect
+import io
 import json
+import os
+import re
+import subprocess
+import sys
 
 import nbformat
 import pytest
 from hypothesis import given, strategies as st
 
 from conftest import ROOT, grader
+from grader.learner import backups
 from grader.lessons import build, roadmap
-from grader.notebooks import build as notebooks, percent
+from grader.notebooks import build as notebooks, kernel, lab, percent
 
 ROADMAP = roadmap.load(ROOT)
 LESSONS = build.lessons(ROADMAP)
@@ -198,7 +204,7 @@ def test_the_check_cell_grades_what_the_answer_cell_holds(lesson, workbook, monk
     # the file and the notebook are one place: the terminal's check agrees
     assert grader(workbook, "check", lesson.id).returncode == 0
     if wrong is not None:
-        assert (workbook / ".workbook" / "backup" / f"{lesson.id}.py").read_text() == wrong
+        assert backups.versions(workbook, lesson.id)[-1].path.read_text() == wrong
 
 
 @pytest.mark.slow
@@ -226,12 +232,13 @@ def test_the_stub_in_the_cell_never_replaces_work_in_the_file(workbook, monkeypa
     path = wb.exercise(lesson.entry)
     stub = path.read_text()
     path.write_text(lesson.reference_source)
-    code, note = kernel.save_answer(wb, lesson, stub)
-    assert code == lesson.reference_source and "left as it is" in note
+    code, note, offer = kernel.save_answer(wb, lesson, stub)
+    assert code == lesson.reference_source and "left as it is" in note and offer
     assert path.read_text() == lesson.reference_source
-    code, note = kernel.save_answer(wb, lesson, stub + "# mine\n")
-    assert path.read_text() == stub + "# mine\n" and note.startswith("Saved")
-    assert (workbook / ".workbook" / "backup" / "01-softmax.py").read_text() == lesson.reference_source
+    code, note, offer = kernel.save_answer(wb, lesson, stub + "# mine\n")
+    assert path.read_text() == stub + "# mine\n" and note.startswith("Saved") and not offer
+    [kept] = backups.versions(workbook, "01-softmax")
+    assert kept.path.read_text() == lesson.reference_source and str(kept.path.name) in note
 
 
 def test_a_lesson_without_worked_cells_still_gets_its_notebook(workbook, run_grader):
@@ -242,3 +249,146 @@ def test_a_lesson_without_worked_cells_still_gets_its_notebook(workbook, run_gra
     nbformat.validate(nb)
     assert [c.source.split("\n")[0] for c in nb.cells if c.cell_type == "code"] == [
         "%load_ext grader.notebooks", "%%answer 02-attention", "check('02-attention')"]
+
+
+def replies(client):
+    """Collect each executed cell's execute_reply (its payloads: what Jupyter does to the cell)."""
+    got = {}
+    client.on_cell_executed = lambda cell, cell_index, execute_reply: got.__setitem__(
+        cell_index, execute_reply)
+    return got
+
+
+@pytest.mark.slow
+def test_a_pass_in_the_notebook_is_a_pass_in_status_and_every_replaced_version_is_kept(
+        workbook, monkeypatch):
+    """A wrong file checked in the terminal, then in the notebook: the stub cell shows the file's
+    code, two answers replace two versions (both kept), and the pass is recorded for the file
+    that passed (not "changed since" the terminal's check)."""
+    from nbclient import NotebookClient
+    monkeypatch.setenv("WORKBOOK_ROOT", str(workbook))
+    lesson = next(l for l in LESSONS if l.id == "01-softmax")
+    first, second = ("import numpy as np\n\ndef softmax(x, axis=-1):\n    return np.exp(x)\n",
+                     "import numpy as np\n\ndef softmax(x, axis=-1):\n    return x * 0\n")
+    path = workbook / "exercises" / lesson.id / "solution.py"
+    path.write_text(first)
+    assert grader(workbook, "check", "01").returncode == 1
+    nb = read(lesson.id, workbook)
+    answer = next(i for i, c in enumerate(nb.cells) if c.source.startswith("%%answer"))
+    check = next(i for i, c in enumerate(nb.cells) if c.source.startswith("check("))
+    client = NotebookClient(nb, kernel_name="python3", timeout=300,
+                            resources={"metadata": {"path": str(workbook / "notebooks")}})
+    got = replies(client)
+    with client.setup_kernel():
+        client.execute_cell(nb.cells[1], 1)
+        client.execute_cell(nb.cells[answer], answer)         # the stub, as shipped
+        printed = "".join(o.get("text", "") for o in nb.cells[answer].outputs)
+        assert "this cell now shows it" in printed and path.read_text() == first
+        [offer] = [p for p in got[answer]["content"]["payload"] if p["source"] == "set_next_input"]
+        assert offer["replace"] and offer["text"] == f"%%answer {lesson.id}\n{first.rstrip()}"
+        for source in (second, lesson.reference_source):
+            nb.cells[answer].source = f"%%answer {lesson.id}\n{source}"
+            client.execute_cell(nb.cells[answer], answer)
+        client.execute_cell(nb.cells[check], check)
+        assert "passed" in check_output(nb.cells[check]).splitlines()[0]
+    status = grader(workbook, "status").stdout
+    line = next(l for l in status.splitlines() if l.strip().startswith("01 "))
+    assert line.split()[-1] == "passed" and "changed" not in line
+    assert "Next: lesson 02" in status
+    assert [v.path.read_text() for v in backups.versions(workbook, lesson.id)] == [first, second]
+    listed = grader(workbook, "backups", "01").stdout
+    assert "  1  saved" in listed and "  2  saved" in listed
+
+
+def text_of(html):
+    """(the text a browser shows, the text of each element styled nowrap, of each code element)."""
+    from html.parser import HTMLParser
+
+    class Reader(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.text, self.stack, self.unbroken, self.code = [], [], [], []
+
+        def handle_starttag(self, tag, attrs):
+            style = dict(attrs).get("style") or ""
+            self.stack.append((tag, "nowrap" in style, len(self.text)))
+
+        def handle_endtag(self, tag):
+            name, nowrap, start = self.stack.pop()
+            assert name == tag, "tags nest"
+            inner = "".join(self.text[start:])
+            if nowrap:
+                self.unbroken.append(inner)
+            if tag == "code":
+                self.code.append(inner)
+
+        def handle_data(self, data):
+            self.text.append(data)
+
+    reader = Reader()
+    reader.feed(html)
+    assert not reader.stack
+    return "".join(reader.text), reader.unbroken, reader.code
+
+
+NUMBER = st.floats(allow_nan=False, allow_infinity=False).map(lambda x: f"{x:.6g}")
+WORD = st.one_of(NUMBER, st.text("abc<>&'-xyz", min_size=1, max_size=9),
+                 st.sampled_from(["overflows", "time-out", "L=01", "(shape (2, 3))"]))
+CODE_SPAN = st.lists(WORD, min_size=1, max_size=3).map(lambda w: "`" + " ".join(w) + "`")
+
+
+@given(st.lists(st.lists(st.one_of(WORD, CODE_SPAN), max_size=12), min_size=1, max_size=5))
+def test_the_check_cell_html_keeps_numbers_whole_and_shows_code_as_code(lines):
+    from rich.console import Console
+    from rich.markup import escape
+    console = Console(record=True, file=io.StringIO(), width=100, color_system="truecolor",
+                      highlight=False, soft_wrap=True, force_jupyter=False)
+    for i, words in enumerate(lines):
+        text = escape(" ".join(words))
+        console.print(f"[red]✗[/red] {text}" if i % 2 else text)
+    html = kernel.PRE.format(code=kernel.readable(
+        console.export_html(inline_styles=True, clear=False, code_format="{code}")))
+    assert "word-break:normal" in html and "overflow-wrap:normal" in html
+    shown, unbroken, code = text_of(html)
+    expected = "\n".join(("✗ " if i % 2 else "") + " ".join(w) for i, w in enumerate(lines))
+    assert shown.rstrip("\n") == expected.replace("`", "").rstrip("\n")
+    kept_whole = {t for piece in unbroken for t in piece.split()}
+    for words in lines:
+        for w in words:
+            for token in w.strip("`").split():
+                if re.search(r"[\d-]", token):
+                    assert token in kept_whole, token
+    assert code == [w.strip("`") for words in lines for w in words if w.startswith("`")]
+
+
+def test_make_lab_gives_learners_lab_without_nbgrader(tmp_path):
+    """Lab as `make lab` starts it: nbgrader's server extensions are not loaded and its Lab
+    extension is disabled; an instructor's Lab keeps it."""
+    env = lab.environment(tmp_path)
+    probe = ("from jupyter_server.serverapp import ServerApp\n"
+             "from jupyter_core.paths import jupyter_path\n"
+             "from jupyterlab_server.config import get_page_config\n"
+             "app = ServerApp()\n"
+             "app.initialize(['--ServerApp.open_browser=False', '--port=0'], "
+             "find_extensions=True, new_httpserver=False)\n"
+             "print(sorted(n for n, e in app.extension_manager.extensions.items() if e.enabled))\n"
+             "print(sorted(get_page_config(jupyter_path('labextensions'), None)"
+             ".get('disabledExtensions', {})))\n")
+    result = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                            text=True, timeout=300, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    enabled, disabled = result.stdout.strip().splitlines()[-2:]
+    assert "jupyterlab" in enabled and "nbgrader" not in enabled
+    assert "@jupyter/nbgrader" in disabled
+    assert lab.server_extensions() and lab.lab_extensions() == ["@jupyter/nbgrader"]
+    instructor = lab.environment(tmp_path, instructor=True)
+    assert instructor.get("JUPYTER_CONFIG_DIR") == os.environ.get("JUPYTER_CONFIG_DIR")
+    made = subprocess.run(["make", "-n", "lab", "INSTRUCTOR=1"], cwd=ROOT, capture_output=True,
+                          text=True).stdout
+    assert "-m grader.notebooks.lab --instructor -- --notebook-dir=notebooks" in made
+
+
+def test_jupyter_checkpoints_are_not_committed():
+    for path in ("notebooks/.ipynb_checkpoints/01-softmax-checkpoint.ipynb",
+                 "exercises/01-softmax/.ipynb_checkpoints/solution-checkpoint.py"):
+        assert subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0, path

@@ -14,7 +14,7 @@ def test_watch_out_after_a_pass_and_the_walkthrough_only_then(workbook, run_grad
                 workbook / "exercises" / "01-softmax" / "solution.py")
     passed = run_grader(workbook, "check", "01")
     assert passed.returncode == 0
-    assert "Watch out" in passed.stdout and "grader solution 01" in passed.stdout
+    assert "Watch out" in passed.stdout and "`make solution L=01`" in passed.stdout
     assert "np.max(x, axis=axis, keepdims=True)" not in passed.stdout   # the walkthrough stays shut
     after = run_grader(workbook, "solution", "softmax")
     assert after.returncode == 0 and "the solution" in after.stdout and "Watch out" in after.stdout

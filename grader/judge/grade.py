@@ -1,12 +1,13 @@
 """Grade one learner file on one lesson: load -> build cases -> run child -> compare -> diagnose."""
 import ast
+import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import budget, constraints, points, symptoms
 
-from grader.answers import read_answer
+from grader.answers import MAX_NOTEBOOK, MAX_SOURCE, file_bytes, read_answer
 from grader.runner import run
 from .diagnose import diagnose, distinct
 from grader.runner.outcome import Job, Outcome, grader_kind
@@ -33,6 +34,7 @@ class Result:
     error_line: int = None
     printed: dict = None      # what the file printed while it was imported (stdout, its counts)
     notes: list = field(default_factory=list)   # for the learner; they never change the score
+    digest: str = None        # the SHA-256 of the bytes graded (None when none could be read)
 
     @property
     def passed_count(self):
@@ -104,6 +106,15 @@ def shown_name(path):
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except (ValueError, OSError):
         return str(path)
+
+
+def read_bytes(path):
+    """The learner's file, read once (what is graded, and fingerprinted, is these bytes); raises
+    ValueError with a learner-facing reason."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"there is no file at {shown_name(path)}")
+    return file_bytes(path, None, MAX_NOTEBOOK if path.suffix.lower() == ".ipynb" else MAX_SOURCE)
 
 
 def read_source(path, data=None):
@@ -194,6 +205,8 @@ def grade_file(lesson, path, pool, limits=None, progress=None, name=None, data=N
     already read (the path then only names it)."""
     result = Result(lesson, Path(path))
     try:
+        data = read_bytes(path) if data is None else data
+        result.digest = hashlib.sha256(data).hexdigest()
         source, tree = read_source(path, data)
     except SyntaxError as e:
         result.error, result.error_line = e.msg, e.lineno

@@ -66,22 +66,27 @@ def check_one(console, wb, lesson, path, as_json, pool, progress=None):
     if as_json:
         click.echo(json.dumps(report.as_json(result)))
     else:
-        report.render(console, result, wb.progress.lesson(lesson.id).get("hints", 0), own)
-        if result.passed:
+        record = wb.progress.lesson(lesson.id)
+        report.render(console, result, record.get("hints", 0), own)
+        if result.passed and own and not record.get("watch_out_shown"):
             walkthrough.watch_out(console, lesson)
+            wb.progress.update(lesson.id, watch_out_shown=True)
+        elif result.passed:
+            walkthrough.walkthrough_line(console, lesson)
     return result.passed
 
 
 def run(console, wb, lessons, file, as_json, sandbox):
     """Check the named lessons (default: every lesson started); returns the exit status: 0 when
-    every checked lesson passes, 1 otherwise (or when there was nothing to check)."""
+    every checked lesson passes (or none is started yet, and none was named), 1 otherwise."""
     chosen = [wb.lesson(name) for name in names(lessons)]
     if not chosen:
         chosen = [wb.lesson(e.id) for e in wb.roadmap.entries
                   if wb.roadmap.available(e) and wb.started(e)]
         if not chosen and not as_json:
             status.print_roadmap(console, wb)
-    ok = bool(chosen)
+            console.print("\nNo lesson is started yet, so there was nothing to check.")
+    ok = True
     with Pool(1 if chosen else 0, sandbox, preload_for(chosen)) as pool:
         for lesson in chosen:
             path = Path(file) if file else wb.exercise(lesson.entry)

@@ -1,8 +1,8 @@
 """`grader hint`: reveal a lesson's hint tiers one at a time, and show those already seen."""
-from rich.markdown import Markdown
 from rich.markup import escape
 
 from .commands import make
+from .prose import print_markdown
 
 
 def reveal(console, wb, lesson, seen=False):
@@ -16,6 +16,6 @@ def reveal(console, wb, lesson, seen=False):
         console.print(f"No hints revealed yet: `{make('hint', lesson.entry.number)}` shows the first.")
     for i, (title, body) in enumerate(tiers[:used], 1):
         console.print(f"\n[bold]Hint {i} of {len(tiers)}: {escape(title)}[/bold]")
-        console.print(Markdown(body))
+        print_markdown(console, body)
     if not seen and used == len(tiers):
         console.print("\n[dim]That was the last hint.[/dim]")

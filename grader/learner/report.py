@@ -10,7 +10,7 @@ from grader.judge.grade import shown_name
 from grader.judge.shown import verdict_text
 from grader.runner.child.runner import MAX_CAPTURE
 
-from .commands import grader, make
+from .commands import make
 
 MAX_PRINTED_LINES = 12
 MAX_LINE = 200
@@ -165,9 +165,9 @@ def hint_line(result, revealed):
         f"({escape(names(about_cases))}) {'probes' if len(about_cases) == 1 else 'probe'}")
     if best and best <= revealed:
         return (f"Hint {best} ({tiers[best - 1][0]}) {addresses}; you have seen it: "
-                f"`{grader('hint', f'{n:02d}', '--seen')}` shows it again.")
+                f"`{make('hint', n, SEEN=1)}` shows it again.")
     if revealed >= len(tiers):
-        return (f"You have seen all {len(tiers)} hints: `{grader('hint', f'{n:02d}', '--seen')}` "
+        return (f"You have seen all {len(tiers)} hints: `{make('hint', n, SEEN=1)}` "
                 "shows them again.")
     tier = revealed + 1
     if best and best > tier:

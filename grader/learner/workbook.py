@@ -27,9 +27,14 @@ class Workbook:
         return self.root / "exercises" / entry.id / "solution.py"
 
     def record(self, lesson, result):
-        """Remember a check of the lesson's exercise: passed, score, and which file it graded."""
+        """Remember a check of the lesson's exercise (from the terminal or a notebook): passed,
+        score, and the fingerprint of the bytes it graded. A check of the untouched stub records
+        no result, so the lesson stays "not started"."""
+        if result.digest is not None and result.digest == self.lock.get(f"{lesson.id}/solution.py"):
+            self.progress.update(lesson.id, passed=False, score=None, digest=None)
+            return
         self.progress.update(lesson.id, passed=result.passed, score=round(result.score, 6),
-                             digest=file_digest(self.exercise(lesson.entry)))
+                             digest=result.digest or file_digest(self.exercise(lesson.entry)))
 
     def state(self, entry):
         """passed, failing, changed (since its last check), started, not started or coming soon."""

@@ -87,8 +87,10 @@ grade the same code."""),
         markdown("## Your turn\n\n" + p.sections["Your turn"] + "\n\n### Examples\n\n"
                  + p.sections["Examples"]),
         markdown(f"Write your code below, then run the cell: it saves the cell to `{exercise}` "
-                 "(your previous version goes to `.workbook/backup/`) and defines your functions "
-                 "in this notebook. The code outside the `# YOUR CODE HERE` parts is given."),
+                 f"(the file's previous version is kept: `make backups L={n}` lists them) and "
+                 "defines your functions in this notebook. If the file holds code of yours and "
+                 "this cell still the stub, running it shows your code here. The code outside the "
+                 "`# YOUR CODE HERE` parts is given."),
         code(f"%%answer {e.id}\n" + regions.stub(lesson.reference_source)),
         markdown("## Check your work\n\nThe same grader as `make check`: the examples above and "
                  "hidden cases, each case with a time limit, and *Why* when your answers match a "

@@ -8,13 +8,15 @@ progress, and shows the report as HTML. Warm workers are started on the first ch
 import atexit
 import io
 import os
+import re
 from pathlib import Path
 
 from rich.console import Console
 
-from grader.learner import report
 from grader.files import write_atomic
-from grader.lessons import regions
+from grader.learner import backups, report
+from grader.learner.commands import make
+from grader.lessons import build as builder
 from grader.judge.grade import grade_file
 from grader.runner.workers import GRADER_HOME, Pool, preload_for
 
@@ -28,37 +30,47 @@ def workbook():
 
 
 def save_answer(wb, lesson, cell):
-    """Write the cell to the lesson's exercise file; returns (the code to run, a note or None).
+    """Write the cell to the lesson's exercise file; returns (the code to run, a note or None,
+    whether the cell should now show that code).
 
     A cell that still holds the stub never replaces a file the learner has changed: the file's
-    code is run instead, so a learner who works in the file loses nothing by running the notebook.
+    code is run instead, and the cell is offered it. The file a cell replaces is kept as a numbered
+    version, as `make reset` keeps one (`make backups` lists them).
     """
     path = wb.exercise(lesson.entry)
     current = path.read_text() if path.is_file() else None
     shown = f"exercises/{lesson.id}/solution.py"
     if current == cell:
-        return cell, None
-    if cell == regions.stub(lesson.reference_source) and current is not None and wb.started(lesson.entry):
-        return current, (f"This cell still holds the stub, and {shown} holds your work: the file "
-                         "was left as it is and its code was run. Paste it here to work in the "
-                         "notebook.")
+        return cell, None, False
+    stub = builder.stub_text(lesson)
+    if cell == stub and current is not None and wb.started(lesson.entry):
+        return current, (f"This cell held the stub, and {shown} holds your code: the file was left "
+                         "as it is, its code was run, and this cell now shows it (if your notebook "
+                         f"app does not, `%load ../{shown}` brings it in)."), True
+    kept = ""
     if current is not None:
-        backup = wb.root / ".workbook" / "backup" / f"{lesson.id}.py"
-        write_atomic(backup, current)
+        version, new = backups.save(wb.root, lesson.id, current, stub)
+        if version is not None:
+            n = lesson.entry.number
+            kept = (f" Your previous version is kept as {version.path.relative_to(wb.root)}"
+                    f"{'' if new else ' (saved before)'}: `{make('backups', n)}` lists them.")
     write_atomic(path, cell)
-    return cell, f"Saved to {shown}."
+    return cell, f"Saved to {shown}.{kept}", False
 
 
 def answer(line, cell):
     """%%answer NN-slug: save this cell as the lesson's solution.py, then run it here."""
     from IPython import get_ipython
+    ipython = get_ipython()
     wb = workbook()
     lesson = wb.lesson(line.strip())
-    code, note = save_answer(wb, lesson, cell if cell.endswith("\n") else cell + "\n")
+    code, note, offer = save_answer(wb, lesson, cell if cell.endswith("\n") else cell + "\n")
     pool_for(lesson)   # its worker imports numpy (and torch) while the learner reads on
     if note:
         print(note)
-    get_ipython().run_cell(code)
+    if offer:   # Jupyter replaces this cell's text with the learner's code
+        ipython.set_next_input(f"%%answer {lesson.id}\n{code.rstrip(chr(10))}", replace=True)
+    ipython.run_cell(code)
 
 
 def pool_for(lesson):
@@ -67,6 +79,28 @@ def pool_for(lesson):
         POOLS[preload] = Pool(1, preload=preload)
         atexit.register(POOLS[preload].close)
     return POOLS[preload]
+
+
+PRE = ('<pre style="font-family:Menlo,Consolas,\'DejaVu Sans Mono\',monospace;font-size:13px;'
+       'line-height:1.4;white-space:pre-wrap;word-break:normal;overflow-wrap:normal;'
+       'overflow-x:auto;margin:0">{code}</pre>')
+CODE = '<code style="background:rgba(127,127,127,0.15);border-radius:3px;padding:0 2px">'
+UNBROKEN = '<span style="white-space:nowrap">'
+TEXT = re.compile(r"(?<=>)[^<]+|^[^<]+")
+
+
+def readable(html):
+    """The report's HTML (rich's spans and escaped text), made to read as the terminal does: lines
+    wrap only between words (Jupyter styles output `pre` to break anywhere), a word holding a digit
+    or a hyphen never breaks (`-0.340703`, `time-out`), and `code` in backticks shows as code."""
+    def unbroken(text):
+        return re.sub(r"\S*[\d-]\S*", lambda w: f"{UNBROKEN}{w.group()}</span>", text)
+
+    def text(m):
+        parts = re.split(r"`([^`]+)`", m.group())
+        return "".join(f"{CODE}{unbroken(p)}</code>" if i % 2 else unbroken(p)
+                       for i, p in enumerate(parts))
+    return TEXT.sub(text, html)
 
 
 def rendered(result, revealed, width=100):
@@ -80,11 +114,9 @@ def rendered(result, revealed, width=100):
                       "of this notebook are yours to open now.")
     else:
         console.print(f"  [dim]In this notebook the hints are folded under Hints below; "
-                      f"`make hint L={n:02d}` counts them in your progress.[/dim]")
-    html = console.export_html(inline_styles=True, clear=False, code_format=(
-        '<pre style="font-family:Menlo,Consolas,\'DejaVu Sans Mono\',monospace;font-size:13px;'
-        'line-height:1.4;white-space:pre-wrap;margin:0">{code}</pre>'))
-    return html, console.export_text()
+                      f"`{make('hint', n)}` counts them in your progress.[/dim]")
+    html = console.export_html(inline_styles=True, clear=False, code_format="{code}")
+    return PRE.format(code=readable(html)), console.export_text()
 
 
 class Report:
@@ -114,8 +146,8 @@ def check(name):
     wb = workbook()
     lesson = loaded(wb, name)
     result = grade_file(lesson, wb.exercise(lesson.entry), pool_for(lesson))
+    wb.record(lesson, result)
     result.path = Path("exercises", lesson.id, "solution.py")   # as the learner knows it
-    wb.progress.update(lesson.id, passed=result.passed, score=round(result.score, 6))
     return Report(result, *rendered(result, wb.progress.lesson(lesson.id).get("hints", 0)))
 
 
