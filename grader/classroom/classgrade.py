@@ -12,7 +12,7 @@ from grader.runner import isolation, run
 from grader.runner.workers import Pool, preload_for
 from . import exports
 from .gradebook import Gradebook, RunLock, grader_version
-from .jobs import grade_job
+from .jobs import grade_job, refusal_key
 from .remote import Remote
 from .learnerfiles import Refused
 from .submissions import discover, one_learner
@@ -42,15 +42,16 @@ def check_folders(folder, out):
 
 
 def to_grade(book, submissions, regrade):
-    """The submissions whose current result is missing or stale (a file that is not read, being a
-    link, too large or unreadable, always is); and how many are up to date."""
+    """The submissions whose current result is missing or stale (for a file that is not read,
+    being a link, too large or unreadable, its refusal stands for its bytes); and how many are up
+    to date."""
     todo = []
     for s in submissions:
         try:
-            sha = None if s.problem else s.sha256()
-        except Refused:
-            sha = None
-        if regrade or sha is None or not book.up_to_date(s.learner, s.lesson.id, sha):
+            sha = refusal_key(s.problem) if s.problem else s.sha256()
+        except Refused as exc:
+            sha = refusal_key(str(exc))
+        if regrade or not book.up_to_date(s.learner, s.lesson.id, sha):
             todo.append(s)
     return todo, len(submissions) - len(todo)
 

@@ -150,6 +150,12 @@ def notebook_notes(lesson, path, data):
         return []
 
 
+def refusal_key(reason):
+    """What stands for the bytes of a file that is not read (a link, too large, unreadable): the
+    refusal itself, so the same refusal is not graded again on the next run and a new one is."""
+    return "refused:" + hashlib.sha256(reason.encode("utf-8", "surrogateescape")).hexdigest()
+
+
 def grade_job(submission, pool, limits, name=None, data=None):
     """(Graded, seconds) for one submission; nothing that goes wrong here stops the class. `name`:
     how tracebacks name the file (default: its path from the learner's folder on); `data`: its
@@ -159,11 +165,13 @@ def grade_job(submission, pool, limits, name=None, data=None):
     try:
         if submission.problem:
             result = Result(lesson, submission.path, error=submission.problem)
+            sha = refusal_key(submission.problem)
         else:
             try:
                 data = submission.read() if data is None else data
             except Refused as exc:
                 result = Result(lesson, submission.path, error=str(exc))
+                sha = refusal_key(str(exc))
             else:
                 sha = hashlib.sha256(data).hexdigest()
                 result = grade_file(lesson, submission.path, pool, limits,
