@@ -172,7 +172,7 @@ from dataclasses import replace
 from grader.judge import scan, symptoms
 from grader.judge.diagnose import Diagnosis
 from grader.judge.grade import CaseResult
-from grader.judge.symptoms import failures
+from grader.judge.symptoms import evidence, failures, where
 
 # The patterns error signatures were read with, kept here as the meaning the scan must keep (they
 # backtrack: minutes on a crafted message of 80,000 characters, so only short texts are tried).
@@ -322,3 +322,12 @@ def test_two_outcomes_of_any_kinds_are_compared(data):
     case, expected = LESSONS["11-embeddings"].cases[0], LESSONS["11-embeddings"].expected[0]
     a, b = any_outcome(data, expected, case), any_outcome(data, expected, case)
     assert same_behaviour(a, b, LESSONS["11-embeddings"].spec) in (True, False)
+
+
+@settings(SETTINGS, max_examples=500)
+@given(st.text(st.sampled_from("ab` .;\n\t"), max_size=40))
+def test_the_plain_scans_read_as_the_patterns_they_replace(text):
+    """Code spans and first sentences are found by scans, as the patterns once found them."""
+    assert evidence.code_spans(text) == re.findall(r"`([^`]+)`", text)
+    end = re.search(r"[.;](\s|$)", text)
+    assert where.first_sentence(text) == (text[:end.start() + 1] if end else text)

@@ -1,6 +1,5 @@
 """Symptoms of where failures sit: which part or which function of a lesson is wrong, and failures
 confined to exactly the cases that share one trait of their inputs."""
-import re
 from dataclasses import replace
 
 import numpy as np
@@ -135,5 +134,8 @@ def part_slip(lesson, outcomes, cases):
 
 
 def first_sentence(text):
-    end = re.search(r"[.;](\s|$)", text)
-    return text[:end.start() + 1] if end else text
+    """`text` up to its first "." or ";" followed by a blank or the end (a plain scan)."""
+    for i, c in enumerate(text):
+        if c in ".;" and (i + 1 == len(text) or text[i + 1].isspace()):
+            return text[:i + 1]
+    return text
