@@ -16,6 +16,7 @@ from grader.runner.child import runner
 from grader.judge.grade import grade_file
 from grader.classroom.gradebook import Gradebook
 from grader.classroom.jobs import case_row, grade_job
+from grader.classroom import learnerfiles
 from grader.classroom.submissions import Submission
 from grader.judge import budget
 from grader.learner.report import as_json
@@ -202,7 +203,8 @@ def test_a_job_whose_judging_runs_past_its_budget_is_a_verdict_stored_as_such(
     (folder / "01-softmax").mkdir(parents=True)
     path = folder / "01-softmax" / "solution.py"
     path.write_text(GOOD.replace("x - np.max(x, axis=axis, keepdims=True)", "x"))
-    graded, _ = grade_job(Submission("ann", softmax_lesson, path, folder), pool, FAST)
+    entry = learnerfiles.entry_at(folder, path)
+    graded, _ = grade_job(Submission("ann", softmax_lesson, path, folder, entry), pool, FAST)
     row = graded.row
     assert not row["fault"] and row["score"] == 0 and row["cases"] == []
     assert "stopped judging" in row["feedback_error"]

@@ -180,24 +180,3 @@ def test_no_learner_text_of_a_hidden_case_reaches_any_feedback(lesson_id):
         assert leaked == []
 
     shown_nowhere()
-
-
-@pytest.mark.parametrize("error, shown", [
-    ({"type": "ValueError", "message": f"{MARK} 0.548814", "line": 3, "trace": [MARK]},
-     "raised ValueError"),
-    ({"type": f"Leak{MARK}", "message": MARK, "line": 3, "trace": []}, "raised an exception"),
-    (grader_error("ImportCrash", f'the process died (its last words: "{MARK}")'),
-     "raised ImportCrash: the process died while importing it"),
-])
-def test_an_import_by_a_child_that_held_hidden_inputs_is_told_plainly(error, shown):
-    """A lesson whose cases are all hidden imports the file in a child that already holds their
-    inputs: whatever that import raised or printed is told in the grader's words alone."""
-    job = Job([Outcome("not-run", detail="the file could not be imported")],
-              import_error=error, import_printed={"stdout": MARK})
-    lesson = LESSONS["01-softmax"]
-    hidden = [c for c in lesson.cases if not c.public][:1]
-    with mock.patch.object(grade, "run_cases", lambda *args: job):
-        told = grade.run_learner(None, "", hidden, None)
-    assert told.import_printed is None
-    assert grade.error_text({**told.import_error, "line": None}).startswith(shown)
-    assert MARK not in str(told.import_error)
