@@ -88,7 +88,9 @@ def typed(root, command, timeout=300):
         shutil.copyfile(ROOT / "Makefile", root / "Makefile")
     if not (root / ".venv").exists():
         (root / ".venv").symlink_to(ROOT / ".venv")
-    env = {**os.environ, "WORKBOOK_ROOT": str(root), "COLUMNS": "200", "MAKEFLAGS": " -- STAMP="}
+    env = {k: v for k, v in os.environ.items()     # a learner's shell is no make's child
+           if k not in ("MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
+    env.update({"WORKBOOK_ROOT": str(root), "COLUMNS": "200", "MAKEFLAGS": " -- STAMP="})
     return subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env,
                           timeout=timeout, cwd=root)
 

@@ -5,6 +5,7 @@ stays linear and bounded whatever the folder holds, and the exports are always w
 import hashlib
 import json
 import os
+import shutil
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -122,8 +123,10 @@ def test_a_file_swapped_after_discovery_is_refused_not_followed(lesson_sources, 
     _, subs, _ = discover(cls, [L01, L02], KNOWN)
     first, second = sorted(subs, key=lambda s: s.lesson.id)
     target = cls / "bob" / "01-softmax" / "solution.py"
-    os.unlink(target)
-    os.link(lesson_sources / "solutions" / "01-softmax" / "solution.py", target)     # a hard link
+    reference = tmp_path / "reference.py"       # linked to, so a copy: the fixture stays as it is
+    shutil.copyfile(lesson_sources / "solutions" / "01-softmax" / "solution.py", reference)
+    os.unlink(target)                           # (after the copy: it may not reuse bob's inode)
+    os.link(reference, target)                                                        # a hard link
     folder = cls / "bob" / "02-attention"
     folder.rename(cls / "bob" / "elsewhere")
     folder.symlink_to(lesson_sources / "solutions" / "02-attention")                 # a linked folder

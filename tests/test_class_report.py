@@ -177,7 +177,7 @@ def test_the_report_says_what_the_gradebook_says(demo, workbook, tmp_path):
     assert [b["text"] for b in page.having("data-learner") if b["tag"] == "b"] == ["kai"]
     problems = {(p["attrs"]["data-learner"], p["attrs"]["data-kind"]) for p in page.having("data-kind")}
     assert {("gwen", "timeout"), ("farid", "crash"), ("emma", "error"), ("lena", "rule"),
-            ("ben", "stub")} == problems
+            ("hugo", "rule"), ("ben", "stub")} == problems
     assert rows["03-causal-mask"]["data-timeouts"] == "1" and rows["05-layer-norm"]["data-crashes"] == "1"
     assert "no-max-shift" in done.stdout and "kai" in done.stdout        # the terminal summary
 

@@ -244,12 +244,12 @@ def test_grading_as_an_ordinary_user_leaves_no_process(class_graded):
     assert not left
 
 
-def test_nothing_a_job_leaves_behind_outlives_it_for_an_ordinary_user(instructor):
+def test_nothing_a_job_leaves_behind_outlives_it_for_an_ordinary_user(instructor, own):
     """Without cgroups too: learners who leave kernel objects, files and processes behind on
     their warm worker (`--jobs 1`), then right answers, and one that turns wrong if it sees any
     of it: every one of them scores 1.0 (see tests/leftovers.py)."""
-    folder = make_class(instructor.base / "leftovers", learners())
-    out = owned_folder(instructor, "leftovers-out")
+    folder = make_class(own / "leftovers", learners())
+    out = owned_folder(instructor, own / "leftovers-out")
     done = instructor.run("grade", str(folder), "--lessons", "01", "--out", str(out),
                           "--jobs", "1")
     assert done.returncode == 0, done.stdout + done.stderr
