@@ -72,10 +72,11 @@ def entry_at(folder, path):
     """The Entry of `path` inside `folder` as lstat sees it now (for a file found by other means
     than discovery, such as nbgrader's submitted notebooks)."""
     parts = Path(path).relative_to(folder).parts
-    st = os.lstat(path)
-    return Entry(tuple(parts), "link" if stat.S_ISLNK(st.st_mode) else
-                 "file" if stat.S_ISREG(st.st_mode) else "other", st.st_size, st.st_mtime_ns,
-                 (st.st_dev, st.st_ino))
+    fd = os.open(Path(path).parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        return entry_of(parts, os.lstat(parts[-1], dir_fd=fd), fd)
+    finally:
+        os.close(fd)
 
 
 def listing(fd):
