@@ -30,6 +30,9 @@ $(STAMP): requirements.txt pyproject.toml
 	@test -x $(PY) || python3 -m venv .venv
 	$(if $(TORCH_INDEX),$(PY) -m pip install --quiet --disable-pip-version-check --index-url $(TORCH_INDEX) "$$(grep -E '^torch==' requirements.txt)")
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@# jsonschema imports this optional IRI checker when present and it compiles a grammar on every
+	@# import (about 3 s of CPU in each nbformat, nbclient and nbgrader process); nothing here checks IRIs.
+	$(PY) -m pip uninstall --quiet --disable-pip-version-check -y rfc3987-syntax
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 

@@ -118,7 +118,7 @@ class Reader:
                 end = self.s.find("]", self.i)
                 root, self.i = self.s[self.i + 1:end if end > 0 else len(self.s)], (
                     end + 1 if end > 0 else len(self.s))
-                return f"{root}√{wrapped(self.argument())}"
+                return f"{Reader(root).group()}√{wrapped(self.argument())}"
             return "√" + wrapped(self.argument())
         if name in ACCENTS:
             base = self.argument()
