@@ -103,7 +103,7 @@ def write_all(db, out, hidden_visibility="after_published", drop=False):
             files.write(out / "feedback" / f"{stem}.html", feedback.html_page(view, learner))
             (out / "gradescope" / stem).mkdir(parents=True, exist_ok=True)
             data = gradescope.results(view, learner, hidden_visibility)
-            files.write(out / "gradescope" / stem / "results.json", json.dumps(data, indent=1))
+            files.write(out / "gradescope" / stem / "results.json", json.dumps(data))   # C encoder: no indent
         files.commit()
     finally:
         files.discard()

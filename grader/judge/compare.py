@@ -12,6 +12,7 @@ from grader.runner.child.wire import Tensor
 
 KINDS = {list: "a nested list", tuple: "a tuple", dict: "a dict", str: "a string",
          type(None): "None", bool: "a bool"}
+PLAIN_NUMBERS = {float, int}     # exactly these types (a bool is no number here)
 MAX_QUOTED = 200       # characters of a string (or a dict's keys) a message quotes
 
 
@@ -50,6 +51,8 @@ def type_advice(expected, got):
 def leaf_problem(value, at=()):
     """Why a nested list is not a table of numbers (the first offending item), or None."""
     if isinstance(value, list):
+        if PLAIN_NUMBERS.issuperset(map(type, value)):      # a row of numbers: the common case
+            return None
         for i, item in enumerate(value):
             problem = leaf_problem(item, at + (i,))
             if problem:
