@@ -103,7 +103,7 @@ norms = torch.stack(norms)                      # (stages, T)
 
 fig, ax = plt.subplots(figsize=(10, 4))
 for t in range(T):
-    ax.plot(range(len(stages)), norms[:, t], color="0.75", lw=1)
+    ax.plot(range(len(stages)), norms[:, t], color="0.75", lw=1, label="each token" if t == 0 else None)
 ax.plot(range(len(stages)), norms.mean(dim=1), "o-", color="tab:blue", lw=2,
         label="mean over the 8 tokens")
 ax.axhline(math.sqrt(D), color="tab:red", ls="--", lw=1, label="sqrt(D): a layer norm's output")

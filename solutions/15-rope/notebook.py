@@ -45,46 +45,49 @@ for m in (0, 100):
 # %% [markdown]
 # ### A picture: each pair turns at its own speed, and the dot product depends on distance only
 #
-# Left: with `d = 8` there are four pairs; the dots are pair `i` of the vector `(1, 0)` at positions
-# 0 to 12 (darker is later). Pair 0 turns one radian per position; each later pair turns 10 times
-# more slowly (`theta = 10000`, so the factor is `10000 ** (2/8) = 10`). Right: a query at position
-# `m + r` against a key at `m`, for distances `r` from 0 to 40, computed from two starting points
-# `m`: the two curves are one.
+# Left: with `d = 8` there are four pairs; each small circle shows one pair of the vector `(1, 0)`
+# at positions 0 to 20 (darker is later, position 0 at the right, the arrow at position 20). The
+# picture uses `theta = 100` so that even the slowest pair moves visibly: pair `i` turns
+# `100 ** (-2i/8)` radians per position, 1, 0.32, 0.1 and 0.03 (with `theta = 10000` the last pair
+# would turn only 0.001). Right: a random
+# query at position `m + r` against a random key at `m`, for distances `r` from 0 to 40, computed
+# from two starting points `m` (default `theta`): the two curves are one.
 
 # %%
 import matplotlib.pyplot as plt
 
 d, half = 8, 4
-freqs = theta ** (-2 * np.arange(half) / d)
-steps = np.arange(13)
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.6), gridspec_kw={"width_ratios": [1, 1.4]})
+steps = np.arange(21)
+picture_freqs = 100.0 ** (-2 * np.arange(half) / d)
+fig, axes = plt.subplot_mosaic([["p0", "p1", "dot"], ["p2", "p3", "dot"]], figsize=(12, 5),
+                               gridspec_kw={"width_ratios": [1, 1, 2.6]})
 ring = np.linspace(0, 2 * np.pi, 200)
-colours = ["tab:blue", "tab:orange", "tab:green", "tab:red"]
 for i in range(half):
-    radius = 1 - 0.2 * i                            # pairs drawn on nested circles to keep apart
-    left.plot(radius * np.cos(ring), radius * np.sin(ring), color="0.9", lw=0.8)
-    angles = steps * freqs[i]
-    left.scatter(radius * np.cos(angles), radius * np.sin(angles), c=steps, cmap="Greys",
-                 vmin=-4, vmax=12, edgecolors=colours[i], s=30, zorder=3,
-                 label=f"pair {i}: {freqs[i]:g} rad per position")
-left.set_aspect("equal")
-left.set_xlim(-1.15, 1.15)
-left.set_ylim(-1.15, 1.6)
-left.set_xticks([])
-left.set_yticks([])
-left.legend(loc="upper center", fontsize=8, ncol=2)
-left.set_title("positions 0 .. 12, one circle per pair")
+    ax = axes[f"p{i}"]
+    ax.plot(np.cos(ring), np.sin(ring), color="0.85", lw=0.8)
+    angles = steps * picture_freqs[i]
+    ax.scatter(np.cos(angles), np.sin(angles), c=steps, cmap="viridis_r", s=22, zorder=3)
+    ax.annotate("", xy=(np.cos(angles[-1]), np.sin(angles[-1])), xytext=(0, 0),
+                arrowprops=dict(arrowstyle="->", color="0.4"))
+    ax.set_aspect("equal")
+    ax.set_xlim(-1.2, 1.2)
+    ax.set_ylim(-1.2, 1.2)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(f"pair {i}: {picture_freqs[i]:.2g} rad/position", fontsize=9)
 
+freqs = theta ** (-2 * np.arange(half) / d)             # back to the default theta for `turned`
 rng = np.random.default_rng(15)
 q, k = rng.normal(size=(1, d)), rng.normal(size=(1, d))
 distances = np.arange(41)
-for m, style in ((0, "-"), (500, "o")):
+right = axes["dot"]
+for m, style, colour in ((0, "-", "0.3"), (500, "o", "tab:purple")):
     dots = [np.sum(turned(q, np.array([m + r])) * turned(k, np.array([m]))) for r in distances]
-    right.plot(distances, dots, style, ms=4, label=f"key at m = {m}", color="tab:purple" if m else "0.3")
+    right.plot(distances, dots, style, ms=4, color=colour, label=f"key at m = {m}")
 right.axhline(0, color="0.8", lw=0.8)
 right.set_xlabel("distance r (query at m + r, key at m)")
 right.set_ylabel("q . k after RoPE")
-right.legend(loc="upper right")
-right.set_title("the score is a function of r alone")
+right.legend(loc="upper left")
+right.set_title("the score is a function of r alone", fontsize=10)
 fig.tight_layout()
 plt.show()

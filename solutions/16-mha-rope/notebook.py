@@ -92,12 +92,15 @@ panels = [("no RoPE", weights_at(np.arange(T), False)),
           ("RoPE, positions 300 .. 309", weights_at(np.arange(300, 300 + T)))]
 cmap = plt.get_cmap("viridis").copy()
 cmap.set_bad("0.85")
-fig, axes = plt.subplots(1, 4, figsize=(15, 3.6), gridspec_kw={"width_ratios": [1, 1, 1, 1.3]})
+fig, axes = plt.subplots(1, 4, figsize=(15, 4), layout="constrained",
+                         gridspec_kw={"width_ratios": [1, 1, 1, 1.5]})
 for ax, (title, W) in zip(axes, panels):
     image = ax.imshow(np.ma.masked_where(~mask, W), cmap=cmap, vmin=0, vmax=0.6)
     ax.set_title(title, fontsize=10)
-    ax.set_xlabel("key position")
-axes[0].set_ylabel("query position")
+    ax.set_xticks(range(0, T, 3))
+    ax.set_yticks(range(0, T, 3))
+    ax.set_xlabel("key j")
+axes[0].set_ylabel("query i")
 fig.colorbar(image, ax=axes[:3], shrink=0.8, label="weight")
 distances = np.arange(30)
 u = v[:1]
@@ -106,7 +109,7 @@ axes[3].plot(distances, dots, "o-", ms=3)
 axes[3].axhline(np.sum(u * u) / np.sqrt(hd), color="0.5", ls="--", lw=1, label="no RoPE")
 axes[3].set_xlabel("distance i - j")
 axes[3].set_ylabel("score")
-axes[3].legend(loc="upper right", fontsize=8)
+axes[3].legend(loc="lower left", fontsize=8)
 axes[3].set_title("score against distance", fontsize=10)
 plt.show()
 print("positions 0..9 and 300..309 give the same weights:",

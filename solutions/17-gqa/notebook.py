@@ -16,7 +16,8 @@ g = H // n_kv
 q = np.swapaxes(x.reshape(2, H, hd), 0, 1)              # (H, T, hd)
 k = np.swapaxes((x @ Wk).reshape(2, n_kv, hd), 0, 1)    # (n_kv, T, hd)
 v = np.swapaxes((x @ Wv).reshape(2, n_kv, hd), 0, 1)
-print("k per kv head:", k[..., 0], "  v per kv head:", v[..., 0])
+print("keys (a row per kv head, a column per token)\n", k[..., 0])
+print("values\n", v[..., 0])
 kv_of = np.arange(H) // g
 print("query head -> kv head:", dict(enumerate(kv_of.tolist())))
 k_rep, v_rep = np.repeat(k, g, axis=0), np.repeat(v, g, axis=0)   # each kv head once per query head
@@ -42,38 +43,41 @@ print("tiled, second row:", np.swapaxes((e / e.sum(axis=-1, keepdims=True)) @ v_
 # %% [markdown]
 # ### A picture: which query heads read which key/value head
 #
-# Eight query heads over a growing number of key/value heads. Each column is one query head, its
-# colour the key/value head it reads. Left to right: multi-head attention (one key/value head per
-# query head), grouped-query attention with 4 and 2 groups, and multi-query attention (one shared
-# head). The grey bars count how many key/value heads the cache stores per token: the memory GQA saves.
+# Eight query heads (top row of each diagram) and the key/value heads they read (bottom row, in the
+# same colour). In reading order: multi-head attention (one key/value head per query head),
+# grouped-query attention with 4 and with 2 key/value heads (consecutive query heads share one),
+# and multi-query attention (a single shared head). Right: how many key/value heads the cache
+# stores per token and layer, the memory that GQA saves.
 
 # %%
 import matplotlib.pyplot as plt
 
 H = 8
 settings = [8, 4, 2, 1]
-fig, axes = plt.subplots(1, len(settings) + 1, figsize=(14, 3.2),
-                         gridspec_kw={"width_ratios": [1] * len(settings) + [0.9]})
+panels = plt.figure(figsize=(12, 5)).subplot_mosaic([["8", "4", "bar"], ["2", "1", "bar"]],
+                                                      gridspec_kw={"width_ratios": [1, 1, 0.7]})
 cmap = plt.get_cmap("tab10")
-for ax, n_kv in zip(axes, settings):
+for n_kv in settings:
+    ax = panels[str(n_kv)]
     group = np.arange(H) // (H // n_kv)
     for h in range(H):
         ax.add_patch(plt.Rectangle((h, 1.2), 0.9, 0.8, color=cmap(group[h])))
-        ax.text(h + 0.45, 1.6, f"q{h}", ha="center", va="center", fontsize=8, color="white")
+        ax.text(h + 0.45, 1.6, f"q{h}", ha="center", va="center", fontsize=9, color="white")
         ax.plot([h + 0.45, group[h] * (H / n_kv) + (H / n_kv) / 2 - 0.05], [1.2, 0.8],
                 color=cmap(group[h]), lw=1)
     for j in range(n_kv):
         width = H / n_kv
         ax.add_patch(plt.Rectangle((j * width, 0), width - 0.1, 0.8, color=cmap(j), alpha=0.6))
-        ax.text(j * width + width / 2 - 0.05, 0.4, f"kv{j}", ha="center", va="center", fontsize=8)
+        ax.text(j * width + width / 2 - 0.05, 0.4, f"kv{j}", ha="center", va="center", fontsize=9)
     name = {8: "MHA", 1: "MQA"}.get(n_kv, "GQA")
     ax.set_title(f"{name}: n_kv_heads = {n_kv}, g = {H // n_kv}", fontsize=10)
     ax.set_xlim(-0.2, H)
     ax.set_ylim(-0.1, 2.1)
     ax.axis("off")
-axes[-1].bar([str(n) for n in settings], settings, color="0.6")
-axes[-1].set_xlabel("n_kv_heads")
-axes[-1].set_ylabel("kv heads cached per token")
-axes[-1].set_title("cache size", fontsize=10)
-fig.tight_layout()
+bar = panels["bar"]
+bar.bar([str(n) for n in settings], settings, color="0.6")
+bar.set_xlabel("n_kv_heads")
+bar.set_ylabel("kv heads cached per token")
+bar.set_title("cache size", fontsize=10)
+plt.tight_layout()
 plt.show()

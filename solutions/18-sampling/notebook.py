@@ -51,6 +51,7 @@ for u in (0.3, 0.6, 0.95):
 #
 # The same five logits, each panel one setting of `next_token_probs`. Temperature reshapes every
 # bar; top-k and top-p set some bars to exactly 0 (marked x) and share their mass among the rest.
+# The dashed outlines are the plain softmax, for comparison; `z` under each token is its logit.
 # The last panel shows that the order matters: top-p after top-k keeps only two tokens.
 
 # %%
@@ -66,10 +67,10 @@ for ax, (title, probs) in zip(axes.flat, panels):
     ax.bar(tokens, probs, color=colours)
     ax.bar(tokens, p, color="none", edgecolor="0.4", ls="--", lw=0.8)
     for t, v in zip(tokens, probs):
-        ax.text(t, v + 0.02, "x" if v == 0 else f"{v:.2f}", ha="center", fontsize=8,
+        ax.text(t, max(v, p[t]) + 0.02, "x" if v == 0 else f"{v:.2f}", ha="center", fontsize=8,
                 color="tab:red" if v == 0 else "black")
     ax.set_title(title, fontsize=10)
-    ax.set_xticks(tokens, [f"tok {t}\n({l:g})" for t, l in zip(tokens, logits)], fontsize=8)
+    ax.set_xticks(tokens, [f"token {t}\nz = {l:g}" for t, l in zip(tokens, logits)], fontsize=8)
     ax.set_ylim(0, 0.8)
 for ax in axes[:, 0]:
     ax.set_ylabel("probability")

@@ -54,35 +54,54 @@ print("cache now holds", keys.shape[-2], "tokens; the old one still", cache["k"]
 # %% [markdown]
 # ### A picture: the cache and the mask at each step
 #
-# A prompt of four tokens, then three decode steps of one token each. Each panel is one call: its
-# rows are the call's queries (the new tokens), its columns every key it attends to, the cached ones
-# (grey band at the top) followed by the new ones. Prefill needs the full causal triangle; a decode
-# step is one row that sees everything, and the cache grows by one column per step.
+# A prompt of four tokens (prefill), then three decode steps of one token each. Left: every row is
+# one query, every column one key, and the horizontal lines separate the calls. A call's queries
+# attend to the keys it computed itself (orange: the triangle of prefill, one cell per decode
+# step) and to the keys it read from the cache (grey); the future (white) is masked. Each decode
+# step adds one row that sees everything before it. Right: what the cache holds after each call;
+# it grows by the new tokens' keys and values (orange) and never recomputes the old ones.
 
 # %%
 import matplotlib.pyplot as plt
 from matplotlib.colors import ListedColormap
 
-calls = [(4, 0), (1, 4), (1, 5), (1, 6)]               # (new tokens, cached tokens)
-fig, axes = plt.subplots(1, len(calls), figsize=(13, 3.4),
-                         gridspec_kw={"width_ratios": [past + n for n, past in calls]})
-for step, (ax, (n, past)) in enumerate(zip(axes, calls)):
-    m = causal_mask(n, past + n).astype(float)
-    ax.imshow(m, cmap=ListedColormap(["0.92", "tab:blue"]), vmin=0, vmax=1, aspect="equal",
-              extent=(-0.5, past + n - 0.5, n - 0.5, -0.5))
-    ax.add_patch(plt.Rectangle((-0.5, -1.1), past, 0.5, color="0.55", clip_on=False))
-    ax.add_patch(plt.Rectangle((past - 0.5, -1.1), n, 0.5, color="tab:orange", clip_on=False))
-    if past:
-        ax.text(past / 2 - 0.5, -0.85, f"cache: {past}", ha="center", va="center", fontsize=8,
-                color="white")
-    ax.set_xticks(range(past + n))
-    ax.set_yticks(range(n), [f"pos {past + i}" for i in range(n)])
-    ax.set_ylim(n - 0.5, -1.2)
-    ax.set_xlabel("key position")
-    ax.set_title("prefill" if step == 0 else f"decode step {step}", fontsize=10, pad=14)
-axes[0].plot([], [], "s", color="tab:blue", label="may attend")
-axes[0].plot([], [], "s", color="0.55", label="keys from the cache")
-axes[0].plot([], [], "s", color="tab:orange", label="keys of this call")
-fig.legend(loc="lower center", ncol=3, fontsize=9, bbox_to_anchor=(0.5, -0.04))
-fig.tight_layout(rect=(0, 0.08, 1, 1))
+calls = [("prefill", 4), ("decode 1", 1), ("decode 2", 1), ("decode 3", 1)]
+total = sum(n for _, n in calls)
+grid = np.zeros((total, total))                        # 0 masked, 1 from the cache, 2 this call
+after, past = [], 0
+for name, n in calls:
+    m = causal_mask(n, past + n)
+    grid[past:past + n, :past + n] = np.where(m, 1, 0)
+    grid[past:past + n, past:past + n] = np.where(m[:, past:], 2, 0)
+    past += n
+    after.append((name, past, n))
+cmap = ListedColormap(["white", "0.6", "tab:orange"])
+fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.4), gridspec_kw={"width_ratios": [1, 1.3]})
+left.imshow(grid, cmap=cmap, vmin=0, vmax=2)
+left.set_xticks(range(total))
+left.set_yticks(range(total))
+left.set_xlabel("key position")
+left.set_ylabel("query position")
+start = 0
+for name, n in calls:
+    left.axhline(start - 0.5, color="k", lw=1)
+    left.text(total - 0.4, start + (n - 1) / 2, name, va="center", fontsize=9)
+    start += n
+left.set_title("what each call's queries attend to", fontsize=10)
+left.plot([], [], "s", color="0.6", label="key from the cache")
+left.plot([], [], "s", color="tab:orange", label="key computed in this call")
+left.legend(loc="upper right", fontsize=8, bbox_to_anchor=(1.0, 1.0))
+
+for row, (name, size, n) in enumerate(after):
+    for j in range(size):
+        new = j >= size - n
+        right.add_patch(plt.Rectangle((j, row), 0.9, 0.8, color="tab:orange" if new else "0.6"))
+    right.text(size + 0.2, row + 0.4, f"{size} tokens", va="center", fontsize=9)
+right.set_xlim(0, total + 1.5)
+right.set_ylim(len(after), -0.2)
+right.set_yticks([r + 0.4 for r in range(len(after))], [f"after {name}" for name, _, _ in after])
+right.set_xticks([j + 0.45 for j in range(total)], range(total))
+right.set_xlabel("token position held in the cache (keys and values)")
+right.set_title("the cache after each call", fontsize=10)
+fig.tight_layout()
 plt.show()
