@@ -25,21 +25,26 @@ print("rotated            ", out)
 print("length before/after", np.linalg.norm(x).round(5), np.linalg.norm(out).round(5))
 
 # %% [markdown]
-# The same steps as whole-array operations, the way `rope` has to do them (no loops), for `q` and
-# `k`: the dot product of `q` at position `m + 2` with `k` at `m` does not depend on `m`.
+# Another way to see the same rotation: read pair `i` as the complex number `x_i + x_{i+d/2} j`.
+# Turning it by an angle is multiplying by `exp(j angle)`, so a query at position `m + r` and a
+# key at `m` meet through `exp(j (m + r) w) * conj(exp(j m w)) = exp(j r w)`: only the distance `r`
+# is left. The real part of `sum(q_c * conj(k_c))` is the dot product of the rotated vectors.
 
 # %%
-def turned(v, positions):
-    angles = positions[:, None] * freqs[None, :]          # (T, d/2)
-    cos, sin = np.cos(angles), np.sin(angles)
-    first, second = v[..., :half], v[..., half:]
-    return np.concatenate([first * cos - second * sin, second * cos + first * sin], axis=-1)
+def as_complex(v):
+    return v[..., :half] + 1j * v[..., half:]
 
 
-print("x at positions 0, 1, 2\n", turned(np.array([x] * 3), np.array([0, 1, 2])))
-q, k = np.array([[1.0, 2.0, 3.0, 4.0]]), np.array([[0.5, -1.0, 2.0, 1.0]])
+def turned_pairs(v, position):
+    return as_complex(v) * np.exp(1j * position * freqs)
+
+
+z = turned_pairs(x, 1)
+print("x at position 1, as pairs  ", z.round(6))
+print("back to columns            ", np.concatenate([z.real, z.imag]))
+q, k = np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.5, -1.0, 2.0, 1.0])
 for m in (0, 100):
-    dot = np.sum(turned(q, np.array([m + 2])) * turned(k, np.array([m])))
+    dot = np.real(np.sum(turned_pairs(q, m + 2) * np.conj(turned_pairs(k, m))))
     print(f"q at {m + 2}, k at {m}: dot product {dot:.6g}")
 
 # %% [markdown]
@@ -76,13 +81,14 @@ for i in range(half):
     ax.set_yticks([])
     ax.set_title(f"pair {i}: {picture_freqs[i]:.2g} rad/position", fontsize=9)
 
-freqs = theta ** (-2 * np.arange(half) / d)             # back to the default theta for `turned`
+freqs = theta ** (-2 * np.arange(half) / d)             # the default theta for the scores
 rng = np.random.default_rng(15)
-q, k = rng.normal(size=(1, d)), rng.normal(size=(1, d))
+q, k = rng.normal(size=d), rng.normal(size=d)
 distances = np.arange(41)
 right = axes["dot"]
 for m, style, colour in ((0, "-", "0.3"), (500, "o", "tab:purple")):
-    dots = [np.sum(turned(q, np.array([m + r])) * turned(k, np.array([m]))) for r in distances]
+    dots = np.real(np.sum(turned_pairs(q, (m + distances)[:, None]) * np.conj(turned_pairs(k, m)),
+                          axis=-1))
     right.plot(distances, dots, style, ms=4, color=colour, label=f"key at m = {m}")
 right.axhline(0, color="0.8", lw=0.8)
 right.set_xlabel("distance r (query at m + r, key at m)")

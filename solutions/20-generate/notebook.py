@@ -48,7 +48,7 @@ print("first total above 0.55: token", int((cdf <= 0.55).sum()))
 # ### A picture: the window slides along the text it writes
 #
 # Eight greedy steps of the sum model from the prompt `[1, 2, 4]`, with `context = 3` (left) and
-# with a window wide enough to read everything (right). Each row is one step: the framed cells are
+# with a window wide enough to read everything (right). Each row is one step: the blue cells are
 # what the model reads, the orange cell the token it writes. With the crop, the oldest token drops
 # out of view at every step, and the two texts part ways from the second new token on.
 
@@ -80,11 +80,12 @@ for ax, (context, title) in zip(axes, ((3, "context = 3"), (100, "no crop (conte
         ax.text(len(seq) + 0.46, row + 0.43, str(token), ha="center", va="center", fontsize=8)
     ax.set_xlim(-0.2, 3 + n_steps + 0.2)
     ax.set_ylim(n_steps, -0.2)
+    ax.set_xticks([p + 0.46 for p in range(0, 3 + n_steps, 2)], range(0, 3 + n_steps, 2))
     ax.set_xlabel("position in the sequence")
     ax.set_title(title, fontsize=10)
 axes[0].set_yticks([r + 0.43 for r in range(n_steps)], [f"step {r + 1}" for r in range(n_steps)])
 axes[0].plot([], [], "s", color="tab:blue", label="read by the model")
 axes[0].plot([], [], "s", color="tab:orange", label="written this step")
-axes[0].legend(loc="lower left", fontsize=8)
-fig.tight_layout()
+fig.legend(loc="lower center", ncol=2, fontsize=9)
+fig.tight_layout(rect=(0, 0.06, 1, 1))
 plt.show()

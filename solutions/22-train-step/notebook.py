@@ -47,10 +47,11 @@ print("by hand, first step:", w1.numpy())
 #
 # The loss `f(w) = (10 w0^2 + 0.1 w1^2) / 2` is a hundred times steeper along `w0` than along
 # `w1`, as the directions of a real model's loss often are. Gradient descent (SGD, `lr = 0.15`, near
-# the largest that does not diverge along `w0`) takes a step proportional to the gradient: it bounces
-# along the steep direction and crawls along the flat one. AdamW (`lr = 0.1`) divides each
-# coordinate's step by its own running gradient size, so both coordinates move at about `lr` per
-# step, and it reaches the bottom in far fewer steps. 60 steps each, from `w = (1, 4)`.
+# the largest that does not diverge along `w0`) takes a step proportional to the gradient: it
+# bounces across the steep direction, then crawls along the flat one. AdamW (`lr = 0.1`) divides
+# each coordinate's step by that coordinate's own running gradient size, so both coordinates move at
+# about `lr` per step: it overshoots a little, but after 60 steps (from `w = (1, 4)`) it is near the
+# bottom while SGD is still far up the flat valley.
 
 # %%
 import matplotlib.pyplot as plt
@@ -88,7 +89,7 @@ for (name, (path, losses)), colour in zip(runs.items(), ("tab:red", "tab:blue"))
 left.plot(0, 0, "k*", ms=10)
 left.set_xlabel("w0 (steep)")
 left.set_ylabel("w1 (flat)")
-left.legend(loc="upper left", fontsize=8)
+left.legend(loc="lower left", fontsize=8)
 left.set_title("the paths, from (1, 4) to the minimum (star)", fontsize=10)
 right.set_xlabel("step")
 right.set_ylabel("loss (log scale)")
