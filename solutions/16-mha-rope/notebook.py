@@ -26,8 +26,10 @@ def merge_heads(x):
 
 
 def rope(x, positions, theta=10000.0):
-    half = x.shape[-1] // 2
-    angles = np.asarray(positions, dtype=np.float64)[:, None] * theta ** (-2.0 * np.arange(half) / x.shape[-1])
+    d = x.shape[-1]
+    half = d // 2
+    inv_freq = theta ** (-2.0 * np.arange(half) / d)
+    angles = np.asarray(positions, dtype=np.float64)[:, None] * inv_freq[None, :]
     cos, sin = np.cos(angles), np.sin(angles)
     x1, x2 = x[..., :half], x[..., half:]
     return np.concatenate([x1 * cos - x2 * sin, x2 * cos + x1 * sin], axis=-1)

@@ -38,7 +38,8 @@ print("merged (Wo = I)\n", np.swapaxes(out, 0, 1).reshape(2, 4))
 k_tile, v_tile = np.tile(k, (g, 1, 1)), np.tile(v, (g, 1, 1))
 s = np.where(mask, q @ np.swapaxes(k_tile, -1, -2) / np.sqrt(hd), -np.inf)
 e = np.exp(s - s.max(axis=-1, keepdims=True))
-print("tiled, second row:", np.swapaxes((e / e.sum(axis=-1, keepdims=True)) @ v_tile, 0, 1).reshape(2, 4)[1])
+tiled = np.swapaxes((e / e.sum(axis=-1, keepdims=True)) @ v_tile, 0, 1).reshape(2, 4)
+print("tiled, second row:", tiled[1])
 
 # %% [markdown]
 # ### A picture: which query heads read which key/value head
