@@ -21,7 +21,10 @@ from grader.notebooks import build as notebooks, kernel, lab, percent
 
 ROADMAP = roadmap.load(ROOT)
 LESSONS = build.lessons(ROADMAP)
-FIGURES = {"02", "03", "04", "05", "06", "07", "08", "14"}   # lessons where a picture teaches best
+# lessons where a picture teaches best, and lessons whose Learn it has display math
+FIGURES = {"01", "02", "03", "04", "05", "06", "07", "08", "11", "12", "13", "14", "15", "16", "17",
+           "18", "19", "20", "21", "22"}
+FORMULAS = {"02", "03", "04", "05", "06", "07", "08", "14"}
 
 
 def read(lesson_id, root=ROOT):
@@ -53,6 +56,7 @@ def test_a_notebook_holds_every_part_in_order(lesson):
         assert any(o.output_type == "stream" for c in worked for o in c.outputs)
     if lesson.id[:2] in FIGURES:
         assert any("image/png" in o.get("data", {}) for c in worked for o in c.outputs)
+    if lesson.id[:2] in FORMULAS:
         assert "$$" in cells[learn].source, "the formulas are LaTeX"
     hints = cells[order[4]].source
     assert hints.count("<details>") == 3 and all(title in hints for title, _ in lesson.prose.hints)
@@ -60,6 +64,15 @@ def test_a_notebook_holds_every_part_in_order(lesson):
     assert questions.count("<details>") == len(lesson.prose.questions)
     after = cells[order[6]].source
     assert "Solution walkthrough (open after you pass)" in after and "Watch out (open after you pass)" in after
+
+
+def test_the_softmax_picture_sets_the_naive_formula_against_the_stable_one():
+    """Lesson 01's figure cell shows the naive formula's nan beside the stable probabilities."""
+    nb = read("01-softmax")
+    [cell] = [c for c in nb.cells if c.cell_type == "code"
+              and any("image/png" in o.get("data", {}) for o in c.outputs)]
+    printed = "".join(o.text for o in cell.outputs if o.output_type == "stream")
+    assert "nan" in printed and "0.665241" in printed
 
 
 @given(st.lists(st.tuples(st.sampled_from(["markdown", "code"]),
