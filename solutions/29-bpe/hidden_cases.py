@@ -29,7 +29,8 @@ PROMISES = (
     promise("a tie goes to the pair whose byte strings are greatest, compared as (bytes of the "
             "first id, bytes of the second).",
             cases=("example 1", "ties everywhere", "random words", "several scripts"),
-            broken_by=("ties-to-the-smallest-bytes", "ties-by-ids", "ties-to-the-first-seen")),
+            broken_by=("ties-to-the-smallest-bytes", "ties-to-the-smallest-ids", "ties-by-ids",
+                       "ties-to-the-first-seen")),
     promise("Training stops early when no pair is left.",
             cases=("more merges asked than the text allows", "an empty text"),
             broken_by=(edit(" and pairs:", ":"),)),

@@ -150,6 +150,18 @@ def train_bpe(text, vocab_size):
     return plain_train(text, vocab_size, pick=smallest)
 
 
+@mistake("ties-to-the-smallest-ids", hint=2, message="""\
+Your ties go to the pair with the smallest ids (min over the tied pairs). The lesson's rule looks
+at the tokens' bytes and takes the greatest: among the pairs with the highest count, the one with
+the greatest (bytes of the first id, bytes of the second), max(pairs, key=lambda p: (pairs[p],
+vocab[p[0]], vocab[p[1]])).""")
+def train_bpe(text, vocab_size):
+    def smallest_ids(pairs, vocab):
+        top = max(pairs.values())
+        return min(p for p in pairs if pairs[p] == top)
+    return plain_train(text, vocab_size, pick=smallest_ids)
+
+
 @mistake("ties-by-ids", hint=2, message="""\
 Your ties go to the pair with the greatest ids, not the greatest byte strings. The two orders
 agree for single bytes, but not once merged tokens compete: id 256 might be b"ab", which is
