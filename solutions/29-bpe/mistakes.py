@@ -40,8 +40,11 @@ def by_bytes(pairs, vocab):
     return max(pairs, key=lambda p: (pairs[p], vocab[p[0]], vocab[p[1]]))
 
 
-def plain_train(text, vocab_size, pieces=pretokens, pairs_in=overlapping, pick=by_bytes,
-                weighted=True, n_merges=lambda v: v - 257, recount=True):
+def plain_train(text, vocab_size, pieces=None, pairs_in=None, pick=None, weighted=True,
+                n_merges=None, recount=True):
+    """The lesson's training, recounting before each merge, with one step swapped for another."""
+    pieces, pairs_in, pick = pieces or pretokens, pairs_in or overlapping, pick or by_bytes
+    n_merges = n_merges or (lambda v: v - 257)
     if vocab_size < 257:
         raise ValueError("vocab_size below 257")
     freq = words_of(pieces(text))
