@@ -36,7 +36,7 @@ def failing(lsn, namespace):
             if not judge(c, o, e, lsn.spec).passed}
 
 
-@pytest.mark.parametrize("name", ["01", "10"])
+@pytest.mark.parametrize("name", ["01", "10", "28", "29"])
 def test_a_standalone_mistake_fails_the_cases_its_mistake_fails(road, name):
     lsn = lesson.load(road, name)
     files = classgen.mistake_files(lsn)
