@@ -36,7 +36,7 @@ def failing(lsn, namespace):
             if not judge(c, o, e, lsn.spec).passed}
 
 
-@pytest.mark.parametrize("name", ["01", "10"])
+@pytest.mark.parametrize("name", ["01", "10", "28", "29"])
 def test_a_standalone_mistake_fails_the_cases_its_mistake_fails(road, name):
     lsn = lesson.load(road, name)
     files = classgen.mistake_files(lsn)
@@ -162,3 +162,18 @@ def test_an_unknown_lesson_is_a_message_not_a_traceback():
                           timeout=120)
     assert done.returncode != 0 and "There is no lesson 99" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_tokenizer_bench_reports_both_trainers_and_their_ratio(capsys):
+    from grader.bench import tokenizer
+    tokenizer.main(["--merges", "5", "--runs", "1"])
+    out = capsys.readouterr().out
+    assert "lesson 29's reference" in out and "Hugging Face tokenizers" in out
+    assert out.count("MB/s") == 2 and "as fast as the reference" in out
+
+
+def test_the_tokenizer_bench_refuses_nonsense_options():
+    from grader.bench import tokenizer
+    with pytest.raises(SystemExit) as stop:
+        tokenizer.parse_args(["--merges", "0"])
+    assert stop.value.code == 2

@@ -106,7 +106,9 @@ def run_capstone(tmp_path, **settings):
 @pytest.mark.slow
 def test_the_capstone_trains_a_fixed_number_of_steps_and_says_how_it_went(tmp_path):
     out = run_capstone(tmp_path, STEPS=50)
-    assert out.count("<- the reference (lesson") == len(lessons.PIECES) + len(lessons.LOOP_FUNCTIONS)
+    assert out.count("<- the reference (lesson") == (len(lessons.PIECES) + len(lessons.LOOP_FUNCTIONS)
+                                                     + len(lessons.TOKENIZER_PIECES["chars"]))
+    assert "characters (lesson 28): V = " in out
     assert re.search(r"\] +50/50 steps  loss [\d.]+  \d+:\d\d so far, about 0:00 left", out), out
     assert re.search(r"\] +25/50 steps  loss [\d.]+  \d+:\d\d so far, about \d+:\d\d left", out), out
     assert "UNDER-TRAINED" not in out
@@ -127,10 +129,39 @@ def test_a_time_limit_that_is_hit_says_the_model_is_under_trained(tmp_path):
 
 
 @pytest.mark.parametrize("name, value", [("STEPS", "many"), ("STEPS", "0"), ("SECONDS", "-3"),
-                                         ("CODE", "mine"), ("PIECES", "all")])
+                                         ("CODE", "mine"), ("PIECES", "all"), ("TOKENIZER", "words"),
+                                         ("MERGES", "0")])
 def test_a_bad_setting_is_named_with_a_clear_message(tmp_path, name, value):
     env = {**os.environ, f"WORKBOOK_CAPSTONE_{name}": value}
     run = subprocess.run([sys.executable, str(CAPSTONE / "capstone.py")], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=300)
     assert run.returncode != 0 and f"WORKBOOK_CAPSTONE_{name}" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+def test_the_capstone_trains_on_the_byte_level_bpe_of_lesson_29(tmp_path):
+    out = run_capstone(tmp_path, STEPS=30, TOKENIZER="bpe", MERGES=20)
+    assert re.search(r"byte-level BPE \(lesson 29\): 20 merges, V = 277 ", out), out
+    assert "char_vocab" not in out and out.count("(lesson 29-bpe)") == 3
+    per_token = float(re.search(r"floor: ([\d.]+) nats per token", out).group(1))
+    assert per_token > language.floor_nats()          # fewer tokens than characters carry the text
+    assert int(SUMMARY.search(out).group(1)) == 30
+
+
+@pytest.mark.parametrize("lesson_id", ["28", "29"])
+def test_the_tiny_inputs_tell_every_known_tokenizer_mistake_from_the_reference(lesson_id):
+    """The capstone would train with a known mistake of lesson 28 or 29 only if its tiny input
+    missed it: each known mistake of a tokenizer piece answers differently there."""
+    from grader.lessons import lesson, roadmap
+    lsn = lesson.load(roadmap.load(ROOT), lesson_id)
+    reference = lsn.namespace()
+    names = {n for kind in lessons.TOKENIZER_PIECES.values() for n in kind}
+    tried = 0
+    for m, ns in lsn.mistakes:
+        for name in set(m.functions) & names:
+            why = lessons.probe(lambda: lessons.try_on_tiny_input(name, ns[name]),
+                                lambda: lessons.try_on_tiny_input(name, reference[name]))
+            assert why is not None, f"{m.id}: {name} answers as the reference does on the tiny input"
+            tried += 1
+    assert tried >= 8

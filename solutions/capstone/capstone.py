@@ -6,6 +6,7 @@
 #
 # | piece | lesson | function |
 # |---|---|---|
+# | the tokenizer: characters, or byte-level BPE | 28, 29 | `char_vocab`, `char_encode`, `char_decode`; or `train_bpe`, `encode`, `decode` |
 # | the model's forward pass (with its embeddings, lesson 11) | 12 | `gpt_forward` |
 # | the next-token loss | 13 | `lm_loss` |
 # | probabilities and sampling; generation with a context window | 18, 20 | `next_token_probs`, `sample`, `generate` |
@@ -31,6 +32,9 @@
 # * `WORKBOOK_CAPSTONE_PIECES`: `checked` (default) or `mine`: train with every function you have
 #   written, even one that answers differently from the reference, to see what it does (the
 #   training doctor at the end says what went wrong).
+# * `WORKBOOK_CAPSTONE_TOKENIZER`: `chars` (default: one token per character, lesson 28) or `bpe`
+#   (byte-level BPE, lesson 29, trained on the training part of the text).
+# * `WORKBOOK_CAPSTONE_MERGES`: how many merges BPE learns (default 40).
 # * `WORKBOOK_CAPSTONE_PLOT`, `WORKBOOK_CAPSTONE_CHECKPOINT`: where to write the loss curves
 #   (default `capstone-loss.png`) and the checkpoint (default `capstone-checkpoint.pt`).
 
@@ -71,6 +75,8 @@ SECONDS = setting("SECONDS", None, float)
 MAX_LR = setting("LR", "0.003", float)
 CODE = setting("CODE", "exercises", allowed=("exercises", "solutions"))
 TRUST = setting("PIECES", "checked", allowed=("checked", "mine")) == "mine"
+TOKENIZER = setting("TOKENIZER", "chars", allowed=("chars", "bpe"))
+MERGES = setting("MERGES", "40", int)
 PLOT = setting("PLOT", "capstone-loss.png")
 CHECKPOINT = setting("CHECKPOINT", "capstone-checkpoint.pt")
 ROOT = find_root()
@@ -82,6 +88,7 @@ sys.path.insert(0, str(ROOT / "solutions" / "capstone"))
 import doctor
 import language
 import pieces as lessons
+import tokens
 import training
 from progress import Progress, clock
 
@@ -105,18 +112,14 @@ torch.set_num_threads(1)   # the model's matrices are small: on a busy machine a
 # 3. **Chain**: each sentence starts with the name the sentence before it ended with.
 #
 # Rules 1 and 2 can be learned from a few characters of context. Rule 3 needs the model to look
-# back past the verb into the sentence before: that is attention's job. The model reads
-# characters, so it has to learn the words too. Each sentence makes two free choices (5 objects,
-# 4 verbs), so even a perfect model cannot go below the language's **floor** of about 0.21 nats
-# per character.
+# back past the verb into the sentence before: that is attention's job. Read as characters (the
+# default tokenizer), the model has to learn the words too. Each sentence makes two free choices
+# (5 objects, 4 verbs), so even a perfect model cannot go below the language's **floor** of about
+# 0.21 nats per character (with BPE, the same nats spread over fewer tokens).
 
 # %%
 text = language.make_text(4000)
-vocab = language.Characters(text)
-V, FLOOR = len(vocab), language.floor_nats()
-print(f"{len(text):,} characters, a vocabulary of V = {V}: {''.join(vocab.chars)!r}")
-print(f"ln V = {math.log(V):.3f} nats (a uniform guess); the language's floor: {FLOOR:.3f} nats")
-print(text[:120] + " ...")
+print(f"{len(text):,} characters: {text[:120]} ...")
 
 # %% [markdown]
 # ## Your functions
@@ -125,7 +128,7 @@ print(text[:120] + " ...")
 
 # %%
 print(f"Loading the pieces ({CODE}{', yours even where they differ' if TRUST else ''}):")
-pieces = lessons.load(ROOT, CODE, trust=TRUST)
+pieces = lessons.load(ROOT, CODE, trust=TRUST, tokenizer=TOKENIZER)
 for note in pieces.notes:
     print("  " + note)
 for name, (whose, lesson) in pieces.whose.items():
@@ -134,10 +137,32 @@ loop = pieces.loop        # lesson 27's functions, calling the pieces above
 health = doctor.health_module(ROOT)
 
 # %% [markdown]
+# ## The tokenizer
+#
+# By default the model reads characters: your `char_vocab` (lesson 28) makes the vocabulary,
+# `char_encode` and `char_decode` go between text and ids. With `WORKBOOK_CAPSTONE_TOKENIZER=bpe`
+# your `train_bpe` (lesson 29) learns merges from the training part of the text (the first 90%),
+# and `encode` and `decode` use them: the words of the language become single tokens, so a
+# context of 48 tokens holds several times as much text. The floor is then counted per token: the
+# same nats of the whole text, spread over its tokens.
+
+# %%
+vocab = tokens.Tokenizer(TOKENIZER, pieces, text[:int(0.9 * len(text))], MERGES)
+ids = vocab.encode(text)
+if vocab.decode(ids) != text:
+    sys.exit(f"The tokenizer does not give the text back (decode(encode(text)) differs): finish "
+             f"lesson {'28' if TOKENIZER == 'chars' else '29'} with `make check`.")
+V, FLOOR = len(vocab), language.floor_nats() * len(text) / len(ids)
+UNIT = "character" if TOKENIZER == "chars" else "token"
+print(vocab.describe())
+print(f"{len(ids):,} tokens ({len(text) / len(ids):.2f} characters per token)")
+print(f"ln V = {math.log(V):.3f} nats (a uniform guess); the language's floor: {FLOOR:.3f} nats per {UNIT}")
+
+# %% [markdown]
 # ## The model, the split and the settings
 #
 # A GPT-2-shaped model, small enough for a CPU: 2 blocks of width 64 with 4 heads, a context of 48
-# characters, initialised with your `gpt2_init` (GPT-2's rules) and trained in float32, which is
+# tokens, initialised with your `gpt2_init` (GPT-2's rules) and trained in float32, which is
 # plenty for training (the lessons use float64 so that grading can be exact). The text is split
 # with your `split_data`: the first 90% trains, the last 10% validates.
 
@@ -146,12 +171,12 @@ config = dict(n_heads=4, batch_size=32, context=48, max_lr=MAX_LR, min_lr=MAX_LR
               warmup_steps=min(30, STEPS // 10), max_steps=STEPS, max_norm=1.0, weight_decay=0.01,
               dropout=0.0, eval_every=25, eval_batches=4, eval_seed=0)
 WIDTH, LAYERS = 64, 2
-data = torch.tensor(vocab.encode(text), dtype=torch.int64)
+data = torch.tensor(ids, dtype=torch.int64)
 train_data, val_data = pieces.split_data(data, 0.9)
 init64 = pieces.gpt2_init(V, WIDTH, LAYERS, config["context"], torch.Generator().manual_seed(0))
 params = {k: p.float() for k, p in init64.items()}
 print(f"{sum(p.numel() for p in params.values()):,} parameters in {len(params)} tensors; "
-      f"{len(train_data):,} training and {len(val_data):,} validation characters")
+      f"{len(train_data):,} training and {len(val_data):,} validation tokens")
 
 
 def logits_fn(ids, params):
@@ -160,8 +185,8 @@ def logits_fn(ids, params):
 
 
 def write(params, prompt, n, temperature=0.0, top_k=None, seed=0):
-    """Continue `prompt` by n characters: greedy with your `generate` (lesson 20), or sampled with
-    your `next_token_probs` and `sample` (lesson 18), one character at a time."""
+    """Continue `prompt` by n tokens: greedy with your `generate` (lesson 20), or sampled with
+    your `next_token_probs` and `sample` (lesson 18), one token at a time."""
     ids = torch.tensor([vocab.encode(prompt)])
     if temperature == 0:
         out = pieces.generate(lambda x: logits_fn(x, params), ids, n, config["context"])
@@ -175,7 +200,7 @@ def write(params, prompt, n, temperature=0.0, top_k=None, seed=0):
     return vocab.decode(ids[0].tolist())
 
 
-PROMPT = "ana sees bo. bo "
+PROMPT = "ana sees bo. bo " if TOKENIZER == "chars" else "ana sees bo. bo"   # BPE: " likes" is one token
 
 
 def samples(params):
@@ -267,7 +292,7 @@ if history["evals"]:
 ax.axhline(math.log(V), color="grey", ls="--", lw=1, label="ln V (a uniform guess)")
 ax.axhline(FLOOR, color="grey", ls=":", lw=1, label="the language's floor")
 ax.set_xlabel("step")
-ax.set_ylabel("next-character loss (nats)")
+ax.set_ylabel(f"next-{UNIT} loss (nats)")
 ax.legend()
 fig.tight_layout()
 fig.savefig(PLOT, dpi=120)

@@ -26,6 +26,11 @@ PIECES = {  # function: the lesson that defines it
     "lr_at": "25-lr-schedule",
     "clip_grad_norm": "26-grad-clip",
 }
+TOKENIZER_PIECES = {  # the tokenizer's functions, per kind (WORKBOOK_CAPSTONE_TOKENIZER)
+    "chars": {"char_vocab": "28-chars-bytes", "char_encode": "28-chars-bytes",
+              "char_decode": "28-chars-bytes"},
+    "bpe": {"train_bpe": "29-bpe", "encode": "29-bpe", "decode": "29-bpe"},
+}
 LOOP = "27-training-loop"
 LOOP_FUNCTIONS = ("train_step", "evaluate", "save_checkpoint", "load_checkpoint", "train")
 
@@ -103,6 +108,12 @@ def tiny_gpt(vocab=7, width=6, n_layers=2, n_positions=5, seed=1):
     return p
 
 
+TINY_VOCAB = ["<unk>", " ", ",", "d", "e", "h", "l", "o", "r", "w"]
+# bc, then ab (the two compete in "abc"), an, ana, se, ses, " ses", and ". " (which would join
+# two pre-tokens)
+TINY_MERGES = [(98, 99), (97, 98), (97, 110), (258, 97), (115, 101), (260, 115), (32, 261), (46, 32)]
+
+
 def try_on_tiny_input(name, fn):
     """What `fn` answers on a tiny input that uses it the way the capstone does."""
     g = torch.Generator().manual_seed(1)
@@ -134,6 +145,18 @@ def try_on_tiny_input(name, fn):
         return fn(tiny_gpt(), torch.tensor([[1, 4, 2, 6]]), torch.tensor([[4, 2, 6, 0]]), 2)
     if name == "lr_at":
         return [fn(s, 1e-3, 1e-4, 3, 10) for s in range(13)]
+    if name == "char_vocab":
+        return fn("hello, world")
+    if name == "char_encode":
+        return fn("Hello, world!", TINY_VOCAB)
+    if name == "char_decode":
+        return fn([5, 4, 6, 6, 7, 0, 1, 9], TINY_VOCAB)
+    if name == "train_bpe":      # ties, overlaps and the special token between two documents
+        return fn("ana sees bo. bo likes cy.<|endoftext|>cy sees ana. aaa", 257 + 12)
+    if name == "encode":
+        return fn("ana sees bo. abc<|endoftext|>cy abcab", TINY_MERGES)
+    if name == "decode":         # é in two tokens, a character cut short, the special token
+        return fn([259, 32, 98, 111, 195, 169, 257, 263, 226, 264], TINY_MERGES)
     if name == "clip_grad_norm":
         grads = {"a": f64(3.0, -4.0), "b": f64(12.0)}
         return [list(fn(grads, 1.0)), list(fn(grads, 100.0))]
@@ -155,6 +178,8 @@ def try_the_loop(module):
 def differs(got, want):
     """None if `got` matches `want` (tensors, arrays, numbers, or lists and dicts of them), else how
     not."""
+    if isinstance(want, str):
+        return None if got == want else "gave other text"
     if isinstance(want, dict):
         if not isinstance(got, dict) or got.keys() != want.keys():
             return "gave other names" if isinstance(got, dict) else f"gave {type(got).__name__}"
@@ -194,12 +219,13 @@ def choose(mine, reference, answer, trust):
     return reference, "the reference", why
 
 
-def load(root, code="exercises", trust=False):
+def load(root, code="exercises", trust=False, tokenizer="chars"):
     """Every piece the capstone needs: the learner's (from `code`/NN-slug/solution.py) where it
     agrees with the reference, else the reference (from solutions/). code="solutions" takes the
-    references throughout; trust=True takes every learner function that is written."""
+    references throughout; trust=True takes every learner function that is written. `tokenizer`
+    ("chars" or "bpe") chooses the tokenizer's pieces (lesson 28's or lesson 29's)."""
     pieces = Pieces()
-    for name, lesson in PIECES.items():
+    for name, lesson in {**PIECES, **TOKENIZER_PIECES[tokenizer]}.items():
         reference, why = lesson_module(root, "solutions", lesson)
         if reference is None:
             sys.exit(f"The capstone needs lesson {lesson}, but {why}.")

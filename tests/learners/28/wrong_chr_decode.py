@@ -1,0 +1,26 @@
+# mistake: byte_decode turns each byte into a character with chr
+"""Lesson 28: characters and UTF-8 bytes as token ids, and back."""
+
+UNK = "<unk>"
+
+
+def char_vocab(text):
+    return [UNK] + sorted(set(text))
+
+
+def char_encode(text, vocab):
+    index = {c: i for i, c in enumerate(vocab)}
+    return [index.get(c, 0) for c in text]
+
+
+def char_decode(ids, vocab):
+    return "".join(vocab[i] for i in ids)
+
+
+def byte_encode(text):
+    return list(text.encode("utf-8"))
+
+
+def byte_decode(ids):
+    return "".join([chr(b) for b in ids])
+
