@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status solution reset backups restore watch grade report build verify mutate test bench help capstone lab
+.PHONY: setup check hint status solution reset backups restore watch stop grade report build verify mutate test bench help capstone lab
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -45,6 +45,9 @@ status: $(STAMP)  ## the roadmap and your progress
 
 watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
 	@$(GRADER) watch -- $(L)
+
+stop:  ## end the warm check server that makes `make check` fast (it ends itself after 15 idle minutes)
+	@if [ -x $(GRADER) ]; then $(GRADER) stop; else echo "No warm check server is running for this workbook."; fi
 
 solution: $(STAMP)  ## a passed lesson's solution walkthrough and Watch out: make solution L=01
 	@test -n "$(L)" || { echo "Name a lesson: make solution L=01"; exit 2; }

@@ -14,6 +14,9 @@ from pathlib import Path
 # a busy machine threads that wait for each other spin on cores others need (on a loaded machine,
 # the capstone's training took seven times longer with two threads than with one).
 os.environ.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+# Every check a test runs is checked in its own process: no warm check server is started and left
+# behind (tests/test_check_server.py starts its own, and ends them).
+os.environ["WORKBOOK_CHECK_IDLE"] = "0"
 
 import pytest
 from hypothesis import HealthCheck, settings
