@@ -1,5 +1,6 @@
 """Where a workbook's check server listens, and the checks both ends make on each other."""
 import json
+import math
 import os
 import socket
 import stat
@@ -9,6 +10,7 @@ from pathlib import Path
 FOLDER = Path(".workbook") / "checker"
 SOCKET, PID, LOCK, LOG = "socket", "pid", "lock", "server.log"
 IDLE_SECONDS = 900.0
+MAX_IDLE_SECONDS = 7 * 24 * 3600.0
 
 
 class Unusable(Exception):
@@ -16,12 +18,14 @@ class Unusable(Exception):
 
 
 def idle_seconds():
-    """How long a server waits for the next check (WORKBOOK_CHECK_IDLE; 0: no server)."""
+    """How long a server waits for the next check (WORKBOOK_CHECK_IDLE, at most a week; 0: no
+    server; anything else that is not a number: the default)."""
     text = os.environ.get("WORKBOOK_CHECK_IDLE", "").strip()
     try:
-        return max(float(text), 0.0) if text else IDLE_SECONDS
+        seconds = float(text) if text else IDLE_SECONDS
     except ValueError:
         return IDLE_SECONDS
+    return min(max(seconds, 0.0), MAX_IDLE_SECONDS) if math.isfinite(seconds) else IDLE_SECONDS
 
 
 def folder(root, make=True):
@@ -107,5 +111,6 @@ class Lines:
 def send(sock, message, fds=()):
     """Send one message (with descriptors, passed along with its first bytes)."""
     data = json.dumps(message).encode() + b"\n"
-    sent = socket.send_fds(sock, [data], list(fds)) if fds else sock.send(data)
-    sock.sendall(data[sent:])
+    sent = socket.send_fds(sock, [data], list(fds)) if fds else 0
+    if sent < len(data):
+        sock.sendall(data[sent:])
