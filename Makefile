@@ -90,10 +90,11 @@ grade: $(STAMP)  ## grade a class (the demo class by default): make grade SUBMIS
 report: $(STAMP)  ## what a graded class got wrong, as HTML: make report (the demo's) or OUT=grading
 	@$(GRADER) report --gradebook $(CLASS_OUT)
 
-bench: $(STAMP)  ## will grading hold for a big class: make bench [SIZES=50,200,800] [LESSONS=01,10] [NB=20] [PHASES=1] [WAYS=1]
+bench: $(STAMP)  ## will grading hold for a big class: make bench [SIZES=50,200,800] [LESSONS=01,10] [NB=20] [PHASES=1] [WAYS=1] [CHECKS=1]
 	@$(PY) -m grader.bench $(if $(SIZES),--sizes $(SIZES)) $(if $(LESSONS),--lessons $(LESSONS)) \
 		$(if $(NB),--nbgrader $(NB)) $(if $(JOBS),--jobs $(JOBS)) $(if $(PHASES),--phases)
 	@$(if $(WAYS),$(PY) -m grader.bench.ways)
+	@$(if $(CHECKS),$(PY) -m grader.bench.checks)
 
 ##@ For lesson authors
 
