@@ -7,17 +7,15 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import GOOD_SOFTMAX, ROOT, typed
+from conftest import GOOD_SOFTMAX, ROOT, descendants, typed, wait_gone
 from grader.checkserver import client, place
 
 WRONG_SOFTMAX = "import numpy as np\n\ndef softmax(x, axis=-1):\n    return np.exp(x)\n"
-WAIT_SECONDS = 60
 
 
 def check(root, *args, idle="120", code=None, python=()):
@@ -34,53 +32,6 @@ def check(root, *args, idle="120", code=None, python=()):
 def server(root):
     """{"pid", "served", ...} from the workbook's server, or None when none answers."""
     return client.message_to(root, {"served": True})
-
-
-def alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
-
-
-def descendants(pid):
-    found, level = [], [pid]
-    while level:
-        kids = []
-        for p in level:
-            try:
-                kids += map(int, Path(f"/proc/{p}/task/{p}/children").read_text().split())
-            except OSError:
-                pass
-        found += kids
-        level = kids
-    return found
-
-
-def wait_gone(pids, seconds=WAIT_SECONDS):
-    deadline = time.monotonic() + seconds
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return [p for p in pids if alive(p)]
-
-
-@pytest.fixture
-def servers():
-    """Workbook roots whose servers the test may start; each is stopped (killed if need be) at the
-    end, its workers with it, and the test fails if any process was left behind."""
-    roots = []
-    yield roots
-    left = []
-    for root in roots:
-        pid_file = Path(root) / place.FOLDER / place.PID
-        pids = [int(pid_file.read_text())] if pid_file.exists() else []
-        pids += [d for p in pids for d in descendants(p)]
-        client.stop(root)
-        for pid in wait_gone(pids, 10):
-            os.kill(pid, 9)
-            left.append(pid)
-    assert not left, f"processes left running: {left}"
 
 
 def exercise(root):
