@@ -3,8 +3,6 @@ be had (started if need be), else it runs here, as every other command does. Not
 the standard library is imported before the check is handed over."""
 import os
 import signal
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -109,6 +107,7 @@ def wait_gone(pid, seconds=REPLY_SECONDS):
 
 def start(path):
     """Start a server for this workbook and connect to it; None if it did not come up."""
+    import subprocess           # only here: a check handed to a running server needs none of it
     folder = path.parent
     with open(folder / place.LOG, "wb") as log:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
