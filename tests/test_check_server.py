@@ -81,6 +81,20 @@ def test_a_changed_grader_module_is_served_by_a_new_server(workbook, tmp_path, s
     assert not wait_gone([before["pid"]])
 
 
+def test_a_changed_lesson_is_loaded_again(workbook, tmp_path, servers):
+    servers.append(workbook)
+    exercise(workbook).write_text(GOOD_SOFTMAX)
+    assert check(workbook, "01")[0] == 0
+    reference = workbook / "solutions" / "01-softmax" / "solution.py"
+    reference.write_text(reference.read_text().replace(
+        "return e / np.sum(e, axis=axis, keepdims=True)", "return 2 * e / np.sum(e, axis=axis, keepdims=True)"))
+    cold = tmp_path / "cold"
+    shutil.copytree(workbook, cold, symlinks=True, ignore=shutil.ignore_patterns("checker"))
+    served = check(workbook, "01")
+    assert served == check(cold, "01", idle="0") and served[0] == 1
+    assert server(workbook)["served"] == 2
+
+
 def test_the_server_ends_itself_once_idle(workbook, servers):
     servers.append(workbook)
     assert check(workbook, "01", idle="1")[0] == 1
