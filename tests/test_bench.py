@@ -162,3 +162,20 @@ def test_an_unknown_lesson_is_a_message_not_a_traceback():
                           timeout=120)
     assert done.returncode != 0 and "There is no lesson 99" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_the_check_latency_table_has_a_row_per_lesson_and_leaves_no_server():
+    done = subprocess.run([sys.executable, "-m", "grader.bench.checks", "--lessons", "01",
+                           "--runs", "1"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if "lesson 01 (numpy)" in line)
+    assert len(row.split()) == 5 and "python -c 'import torch'" in done.stdout
+    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "bench-checks-" not in running
+
+
+def test_an_unknown_lesson_in_the_check_latency_table_is_a_message():
+    done = subprocess.run([sys.executable, "-m", "grader.bench.checks", "--lessons", "99"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode != 0 and "99" in done.stderr and "Traceback" not in done.stderr
