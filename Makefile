@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status solution reset backups restore watch grade report build verify mutate test bench help capstone lab
+.PHONY: setup check hint status solution reset backups restore watch stop grade report build verify mutate test bench help capstone lab
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -48,6 +48,9 @@ status: $(STAMP)  ## the roadmap and your progress
 
 watch: $(STAMP)  ## re-check a lesson each time you save it: make watch L=01
 	@$(GRADER) watch -- $(L)
+
+stop:  ## end the warm check server that makes `make check` fast (it ends itself after 15 idle minutes)
+	@if [ -x $(GRADER) ]; then $(GRADER) stop; else echo "No warm check server is running for this workbook."; fi
 
 solution: $(STAMP)  ## a passed lesson's solution walkthrough and Watch out: make solution L=01
 	@test -n "$(L)" || { echo "Name a lesson: make solution L=01"; exit 2; }
@@ -95,6 +98,7 @@ bench: $(STAMP)  ## will grading hold for a big class: make bench [SIZES=50,200,
 		$(if $(NB),--nbgrader $(NB)) $(if $(JOBS),--jobs $(JOBS)) $(if $(PHASES),--phases)
 	@$(PY) -m grader.bench.tokenizer $(if $(MERGES),--merges $(MERGES))
 	@$(if $(WAYS),$(PY) -m grader.bench.ways)
+	@$(PY) -m grader.bench.checks
 
 ##@ For lesson authors
 

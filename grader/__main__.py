@@ -1,3 +1,3 @@
-from .cli import main
+from .checkserver.client import main
 
 main()

@@ -70,6 +70,15 @@ def check(wb, lessons, file, as_json, sandbox):
 
 
 @cli.command()
+@click.pass_obj
+def stop(wb):
+    """End this workbook's warm check server (the next check starts it again)."""
+    from grader.checkserver.client import stop as stop_server
+    console.print("Stopped the warm check server." if stop_server(wb.root)
+                  else "No warm check server is running for this workbook.")
+
+
+@cli.command()
 @click.argument("lesson", required=False)
 @click.option("--interval", default=0.3, hidden=True, type=float)
 @click.pass_obj
@@ -417,11 +426,11 @@ def own_signals():
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def main():
+def main(prog_name=None):
     """Run the CLI; a learner sees a clear message, never the grader's own traceback."""
     own_signals()
     try:
-        cli(standalone_mode=False)
+        cli(standalone_mode=False, prog_name=prog_name)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.ClickException as e:

@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 # One thread per library, in this process and every process a test starts (commands, kernels,
@@ -14,6 +15,9 @@ from pathlib import Path
 # a busy machine threads that wait for each other spin on cores others need (on a loaded machine,
 # the capstone's training took seven times longer with two threads than with one).
 os.environ.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+# Every check a test runs is checked in its own process: no warm check server is started and left
+# behind (tests/test_check_server.py starts its own, and ends them).
+os.environ["WORKBOOK_CHECK_IDLE"] = "0"
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -21,6 +25,7 @@ from hypothesis import HealthCheck, settings
 import fingerprint
 from grader.lessons import lesson, roadmap
 
+from grader.checkserver import client as check_client, place as check_place
 from grader.runner import run
 from grader.runner.workers import Pool
 
@@ -93,6 +98,56 @@ def typed(root, command, timeout=300):
     env.update({"WORKBOOK_ROOT": str(root), "COLUMNS": "200", "MAKEFLAGS": " -- STAMP="})
     return subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env,
                           timeout=timeout, cwd=root)
+
+
+def alive(pid):
+    """True while process `pid` runs (a zombie is not running)."""
+    try:
+        os.kill(pid, 0)
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (ProcessLookupError, OSError):
+        return False
+
+
+def descendants(pid):
+    """Every process below `pid`."""
+    found, level = [], [pid]
+    while level:
+        kids = []
+        for p in level:
+            try:
+                kids += map(int, Path(f"/proc/{p}/task/{p}/children").read_text().split())
+            except OSError:
+                pass
+        found += kids
+        level = kids
+    return found
+
+
+def wait_gone(pids, seconds=60):
+    """Wait for the processes `pids` to end; those still running after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [p for p in pids if alive(p)]
+
+
+@pytest.fixture
+def servers():
+    """Workbook roots whose warm check servers the test may start; each is stopped (killed if need be) at the
+    end, its workers with it, and the test fails if any process was left behind."""
+    roots = []
+    yield roots
+    left = []
+    for root in roots:
+        pid_file = Path(root) / check_place.FOLDER / check_place.PID
+        pids = [int(pid_file.read_text())] if pid_file.exists() else []
+        pids += [d for p in pids for d in descendants(p)]
+        check_client.stop(root)
+        for pid in wait_gone(pids, 10):
+            os.kill(pid, 9)
+            left.append(pid)
+    assert not left, f"processes left running: {left}"
 
 
 @pytest.fixture(scope="session")

@@ -177,3 +177,20 @@ def test_the_tokenizer_bench_refuses_nonsense_options():
     with pytest.raises(SystemExit) as stop:
         tokenizer.parse_args(["--merges", "0"])
     assert stop.value.code == 2
+
+
+@pytest.mark.slow
+def test_the_check_latency_table_has_a_row_per_lesson_and_leaves_no_server():
+    done = subprocess.run([sys.executable, "-m", "grader.bench.checks", "--lessons", "01",
+                           "--runs", "1"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if "lesson 01 (numpy)" in line)
+    assert len(row.split()) == 5 and "python -c 'import torch'" in done.stdout
+    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "bench-checks-" not in running
+
+
+def test_an_unknown_lesson_in_the_check_latency_table_is_a_message():
+    done = subprocess.run([sys.executable, "-m", "grader.bench.checks", "--lessons", "99"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode != 0 and "99" in done.stderr and "Traceback" not in done.stderr

@@ -174,3 +174,15 @@ def test_the_summary_groups_what_is_missing_and_leaves_out_the_workbooks_own_fil
     assert len([l for l in lines if l.startswith("  ") and "l00" in l]) == 1
     assert "README.md" not in text and "Makefile" not in text
     assert not [n for n in notes if n.learner == "lou" and n.path and "README" in n.path]
+
+
+def test_a_clone_s_docs_folder_is_part_of_the_workbook_not_a_submission(tmp_path):
+    clone = tmp_path / "class" / "frank" / "workbook"
+    put(clone / "exercises" / "01-softmax" / "solution.py", SOFT)
+    put(clone / "docs" / "authors.md", "# Lesson authors\n")
+    put(clone / "README.md", "# The Transformer Workbook\n")
+    subs, notes = found(tmp_path / "class")
+    assert subs["frank", "01-softmax"] == "frank/workbook/exercises/01-softmax/solution.py"
+    assert ("frank", None, "frank/workbook/", "a copy of the workbook: only its exercises/ folder "
+            "was read (not README.md, docs)") in notes
+    assert not [n for n in notes if n[2] and "docs/" in n[2]]

@@ -15,6 +15,7 @@ from rich.console import Console
 
 from conftest import FAST, GOOD_SOFTMAX, ROOT
 from grader import cli
+from grader.checkserver import client
 from grader.judge import grade as grade_module
 from grader.judge.grade import grade_file
 from grader.learner import report
@@ -221,11 +222,14 @@ def test_lessons_separated_by_commas(workbook, run_grader):
     assert lessons == ["01-softmax", "02-attention"] and result.returncode == 1
 
 
-def test_ctrl_c_in_check_says_what_was_kept(workbook, tmp_path):
+@pytest.mark.parametrize("idle", ["0", "120"])     # checked in process; on the warm check server
+def test_ctrl_c_in_check_says_what_was_kept(workbook, tmp_path, servers, idle):
+    servers.append(workbook)
     spinning = tmp_path / "spinning"
     write(workbook, "01-softmax", LOOPING.replace(
         "def spin():\n", f"def spin():\n    open({str(spinning)!r}, 'w').close()\n"))
-    env = {"WORKBOOK_ROOT": str(workbook), "PATH": "/usr/bin:/bin", "COLUMNS": "200"}
+    env = {"WORKBOOK_ROOT": str(workbook), "PATH": "/usr/bin:/bin", "COLUMNS": "200",
+           "WORKBOOK_CHECK_IDLE": idle}
     proc = subprocess.Popen([sys.executable, "-m", "grader", "check", "01"], cwd=workbook, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     while not spinning.exists() and proc.poll() is None:   # the learner's code is in its loop
@@ -235,6 +239,8 @@ def test_ctrl_c_in_check_says_what_was_kept(workbook, tmp_path):
     assert proc.returncode == 130
     assert "Interrupted; the lessons checked so far are recorded." in out + err
     assert "gradebook" not in out + err and "Traceback" not in out + err
+    if idle != "0":         # the server ran that check, and goes on
+        assert client.message_to(workbook, {"served": True})["served"] == 1
 
 
 def test_make_check_works_from_inside_a_lesson_folder():

@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 from grader.runner.workers import GRADER_HOME, preload_for
-from .gradebook import grader_sources
+from grader.sources import grader_sources
 
 RUNTIME = ("numpy", "rich", "click")       # with torch when a lesson needs it
 TORCH_INDEX = "https://download.pytorch.org/whl/cpu"

@@ -1,6 +1,6 @@
 """Where a class's jobs run, as `grader grade --executor` names it: `local` (this machine's warm
 workers) or `dask://HOST:PORT`, a dask.distributed cluster whose scheduler listens there. Every
-Dask worker needs the same workbook checkout, its .venv and bubblewrap (see the README)."""
+Dask worker needs the same workbook checkout, its .venv and bubblewrap (see docs/instructors.md)."""
 import logging
 import threading
 import time

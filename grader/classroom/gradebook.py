@@ -18,6 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 from grader.errors import GraderError
+from grader.sources import code_digest
 
 SCHEMA_VERSION = 4
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -107,25 +108,15 @@ ALTER TABLE learners ADD COLUMN withdrawn TEXT;
 """
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
-DEMO_CLASS = "demo_class"       # the demo class's learner files sit in the package; not grader code
-
-
-def grader_sources(package):
-    """The grader's own Python files under the `grader` package folder `package`."""
-    package = Path(package)
-    return sorted(p for p in package.rglob("*.py") if DEMO_CLASS not in p.relative_to(package).parts)
 
 
 def grader_version():
     """The package version and a short hash of the grader's code: a result names its grader."""
-    digest = hashlib.sha256()
-    for path in grader_sources(Path(__file__).parents[1]):
-        digest.update(path.read_bytes())
     try:
         version = metadata.version("transformer-workbook-grader")
     except metadata.PackageNotFoundError:     # run from a copy of the source, not installed
         version = "0"
-    return f"{version}+{digest.hexdigest()[:12]}"
+    return f"{version}+{code_digest(Path(__file__).parents[1])[:12]}"
 
 
 def lesson_version(lesson):

@@ -37,7 +37,7 @@ from .learnerfiles import Refused
 SUFFIXES = (".py", ".ipynb")
 MAX_SIZE = {".py": MAX_SOURCE, ".ipynb": MAX_NOTEBOOK}
 SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "node_modules", ".venv", "venv"}
-WORKBOOK_PARTS = {"solutions", "grader", "tests", "notebooks", "Makefile", "README.md",
+WORKBOOK_PARTS = {"solutions", "grader", "tests", "notebooks", "docs", "Makefile", "README.md",
                   "pyproject.toml", "requirements.txt"}
 WORKBOOK_FILES = {"readme.md", "makefile"}      # the workbook's own, in exercises/ and lesson folders
 ARCHIVES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")

@@ -11,7 +11,7 @@ from grader.display import plural
 from grader.judge.grade import grade_file
 from grader.runner.workers import Pool, preload_for
 
-from . import report, status, walkthrough
+from . import report, status, walkthrough, warm
 
 
 def names(lessons):
@@ -76,6 +76,14 @@ def check_one(console, wb, lesson, path, as_json, pool, progress=None):
     return result.passed
 
 
+def pool_for(chosen, sandbox):
+    """The warm pool to check `chosen` on: the warm check server's own (kept open), or one of this
+    check's own."""
+    if warm.KEPT is not None and chosen and not sandbox:
+        return contextlib.nullcontext(warm.KEPT.pool(preload_for(chosen)))
+    return Pool(1 if chosen else 0, sandbox, preload_for(chosen))
+
+
 def run(console, wb, lessons, file, as_json, sandbox):
     """Check the named lessons (default: every lesson started); returns the exit status: 0 when
     every checked lesson passes (or none is started yet, and none was named), 1 otherwise."""
@@ -87,7 +95,7 @@ def run(console, wb, lessons, file, as_json, sandbox):
             status.print_roadmap(console, wb)
             console.print("\nNo lesson is started yet, so there was nothing to check.")
     ok = True
-    with Pool(1 if chosen else 0, sandbox, preload_for(chosen)) as pool:
+    with pool_for(chosen, sandbox) as pool:
         for lesson in chosen:
             path = Path(file) if file else wb.exercise(lesson.entry)
             shown = contextlib.nullcontext() if as_json else CaseProgress(console, lesson)

@@ -69,6 +69,8 @@ def main(argv):
     ours, lab = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
     root = os.environ.get("WORKBOOK_ROOT") or GRADER_HOME
     env = environment(root, "--instructor" in ours)
+    if os.geteuid() == 0 and "--allow-root" not in lab:     # Jupyter refuses root without it
+        lab.append("--allow-root")
     os.execvpe(sys.executable, [sys.executable, "-m", "jupyter", "lab", *lab], env)
 
 
