@@ -22,6 +22,8 @@ MAX_HEADER = 8 << 20
 MAX_BLOB = 256 << 20
 MAX_DEPTH = 32
 MAX_ITEMS = 1_000_000
+FLOATS = frozenset({float})                        # the types a row sent untouched may hold
+LEAVES = frozenset({float, bool, type(None)})      # ... and a row read untouched
 MAX_STR = 1 << 20
 DTYPES = frozenset(
     ["float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"]
@@ -96,6 +98,10 @@ class _Encoder:
         if t is str:
             if len(v) > MAX_STR:
                 raise WireError("a string is too long")
+            return v
+        if t is list and depth < MAX_DEPTH and FLOATS.issuperset(map(type, v)) and all(
+                map(math.isfinite, v)):          # a row of finite floats: nothing to tag
+            self.count(len(v))
             return v
         if t is list or t is tuple:
             items = [self.value(x, depth + 1) for x in v]
@@ -204,6 +210,11 @@ class _Decoder:
         if type(v) is str:
             return string(v)
         if type(v) is list:
+            if depth < MAX_DEPTH and LEAVES.issuperset(map(type, v)):     # a row: no item to check
+                self.items += len(v)
+                if self.items > MAX_ITEMS:
+                    raise WireError("message has too many elements")
+                return v
             return [self.value(x, depth + 1) for x in v]
         if type(v) is dict and len(v) == 1:
             (tag, body), = v.items()
