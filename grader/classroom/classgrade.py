@@ -28,6 +28,8 @@ class Run:
     unchanged: int = 0              # found, but already graded as they are
     withdrawn: list = field(default_factory=list)    # learners of the gradebook with no folder now
     isolation: object = None        # the runner.isolation.Isolation the jobs ran under, if here
+    absent: list = field(default_factory=list)       # on the roster, with no folder in the class
+    off_roster: list = field(default_factory=list)   # a folder in the class, not on the roster
 
     @property
     def faults(self):
@@ -62,29 +64,32 @@ def disk_full(exc):
 
 def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
                 regrade=False, known=(), learner=None, visibility="after_published", executor=None,
-                drop=False, fallback=False):
+                drop=False, fallback=False, roster=None, course=None):
     """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
     out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook (`drop`: without the
     learners whose folder is gone). `progress(total)` returns a callable told about each graded
     job. With `executor` (concurrent.futures-style), the jobs run wherever it runs them, each
     sandboxed there; else on `jobs` warm workers here, where `fallback` accepts jobs as an
-    unprivileged user when bubblewrap cannot start (runner.isolation). Returns the Run."""
+    unprivileged user when bubblewrap cannot start (runner.isolation). `roster` (a list of
+    course.roster.Member) replaces the gradebook's roster; `course` (course.config.Course) gives
+    the lessons' points (None: the default). Returns the Run."""
     check_folders(folder, out)
     if executor is not None:
         remote = Remote(executor, grader_version(), lessons, sandboxed, preload_for(lessons),
                         case_seconds)
         return grade_with(remote, folder, lessons, out, progress, regrade, known, learner,
-                          visibility, drop)
+                          visibility, drop, roster, course)
     chosen = isolation.choose(sandboxed, fallback)      # refuse before anything is written
     # the workers import their libraries while the class is read
     with Pool(jobs, preload=preload_for(lessons), isolation=chosen) as pool:
         done = grade_with(Local(pool, jobs, case_seconds), folder, lessons, out, progress,
-                          regrade, known, learner, visibility, drop)
+                          regrade, known, learner, visibility, drop, roster, course)
     done.isolation = chosen
     return done
 
 
-def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility, drop):
+def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility, drop,
+               roster=None, course=None):
     learners, submissions, ungraded = discover(folder, lessons, known, learner)
     whole_class = learner is None and not one_learner(folder, lessons, known)
     out = Path(out)
@@ -95,9 +100,13 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
         try:
             done = Run(learners, submissions, ungraded)
             try:
-                book.add_learners(learners, whole_class)
-                book.add_lessons(lessons)
-                book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded])
+                if roster is not None:
+                    book.set_roster(roster)
+                absent = on_roster(book, done, whole_class)
+                book.add_learners(learners + absent, whole_class)
+                book.add_lessons(lessons, course)
+                book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded] + [
+                    (m, l.id, None, NO_FOLDER) for m in absent for l in lessons])
                 todo, done.unchanged = to_grade(book, submissions, regrade)
                 stopped = None
                 try:
@@ -125,6 +134,21 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
     finally:
         lock.release()
     return done
+
+
+NO_FOLDER = "nothing submitted: on the roster, with no folder in the class"
+
+
+def on_roster(book, done, whole_class):
+    """The roster's learners with no folder in the class (graded as having submitted nothing);
+    notes on `done` who those are and whose folder is not on the roster."""
+    ids = book.roster_ids()
+    if not ids:
+        return []
+    listed, here = set(ids), set(done.learners)
+    done.off_roster = [l for l in done.learners if l not in listed]
+    done.absent = [m for m in ids if m not in here] if whole_class else []
+    return done.absent
 
 
 TRIES = 3       # how often a job the executor lost (a machine died under it) is handed out

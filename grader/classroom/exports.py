@@ -50,18 +50,18 @@ class AtomicFiles:
 
 def grades_csv(view):
     """A row per learner: each lesson's score in its points (grader.judge.points; empty where
-    nothing was graded, or the grader failed), then the total of the scores; and `status` (withdrawn, for a learner whose
-    folder is gone) when the class has such a learner."""
-    status = any(l in view.withdrawn for l in view.learners)
+    nothing was graded, or the grader failed), then the total of the scores; and `status` (withdrawn,
+    for a learner whose folder is gone; not on the roster) when the class has such a learner."""
+    status = any(view.status(l) for l in view.learners)
     rows = [["learner", *(l.id for l in view.lessons), "total", *(["status"] if status else [])]]
     for learner in view.learners:
         scores = []
         for l in view.lessons:
             cur = view.current.get((learner, l.id))
-            scores.append(None if cur is None or cur.fault else cur.score)
+            scores.append(None if cur is None or cur.fault else cur.earned)
         total = sum(s for s in scores if s is not None)
         rows.append([learner, *("" if s is None else f"{s:.4g}" for s in scores), f"{total:.4g}",
-                     *(["withdrawn" if learner in view.withdrawn else ""] if status else [])])
+                     *([view.status(learner)] if status else [])])
     return csv_text(rows)
 
 

@@ -57,6 +57,8 @@ def lesson_blocks(view, learner, lesson):
     blocks.append(("status", "passed" if cur.passed else "not passed: a rule is broken"
                    if cur.violations else f"{cur.cases_passed}/{total} cases passed",
                    None))
+    if lesson.rule != points.DEFAULT:
+        blocks.append(("points", points_text(lesson, cur), None))
     blocks.append(("file", shown_path(cur.path, learner), None))
     blocks += [("note", f"{u[2]}: {u[3]}", None) for u in notes if u[2]]
     blocks += [("note", note, None) for note in cur.notes]
@@ -79,9 +81,25 @@ def lesson_blocks(view, learner, lesson):
     return cur, blocks
 
 
+def points_text(lesson, cur):
+    rule = lesson.rule
+    how = ("all or nothing: every case must pass" if rule.scoring == "all" else
+           "in proportion to the cases passed" + (
+               f", hidden cases weighing {rule.hidden:g} and public ones {rule.public:g}"
+               if rule.hidden != rule.public else "") + (
+               ", some cases weighing more (named by the course)" if rule.weights else ""))
+    broken = (f"; a broken rule keeps {rule.broken_rule:.0%} of them" if cur.violations else "")
+    return f"{cur.earned:.4g} of {rule.points:g} points ({how}{broken})"
+
+
 def heading(lesson, cur):
-    score = "" if cur is None else f"{cur.score:.0%}"
+    score = "" if cur is None else percent(lesson, cur)
     return f"Lesson {lesson.number:02d} · {lesson.title}", score
+
+
+def percent(lesson, cur):
+    """The share of the lesson's points earned."""
+    return f"{cur.earned / lesson.points:.0%}" if lesson.points else f"{cur.score:.0%}"
 
 
 def other_notes(view, learner):
@@ -89,10 +107,16 @@ def other_notes(view, learner):
                                                                {l.id for l in view.lessons})]
 
 
+def how_scored(view):
+    if all(l.rule == points.DEFAULT for l in view.lessons):
+        return "each lesson's share of its cases passed"
+    return "each lesson's points as the course gives them"
+
+
 def total(view, learner):
     """(points earned, points the lessons are worth) for `learner` (grader.judge.points)."""
-    scores = [c.score for (l, _), c in view.current.items() if l == learner]
-    return sum(scores), sum(points.most(l) for l in view.lessons)
+    scores = [c.earned for (l, _), c in view.current.items() if l == learner and not c.fault]
+    return sum(scores), sum(l.points for l in view.lessons)
 
 
 # ---- Markdown (and the terminal) ----
@@ -118,6 +142,8 @@ def block_md(kind, text):
         return [f"**{md(text)}**", ""]
     if kind == "file":
         return [f"File: {md_code(text)}", ""]
+    if kind == "points":
+        return [f"Points: {md_prose(text)}", ""]
     if kind == "case":
         return case_md(text)
     if kind == "why":
@@ -136,7 +162,7 @@ def note_md(path, reason):
 def markdown(view, learner):
     got, most = total(view, learner)
     lines = [f"# Feedback for {md(learner)}", "", f"Total: {got:.4g} of {most:.4g} points "
-             f"(each lesson's share of its cases passed).", ""]
+             f"({how_scored(view)}).", ""]
     for lesson in view.lessons:
         cur, blocks = lesson_blocks(view, learner, lesson)
         title, score = heading(lesson, cur)
@@ -173,12 +199,12 @@ def case_html(c):
 def html_page(view, learner):
     got, most = total(view, learner)
     body = [f"<h1>Feedback for {e(learner)}</h1>",
-            f'<p class="muted">Total: <b>{got:.4g}</b> of {most:.4g} points (each lesson\'s share '
-            "of its cases passed).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
+            f'<p class="muted">Total: <b>{got:.4g}</b> of {most:.4g} points '
+            f"({e(how_scored(view))}).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
     for lesson in view.lessons:
         cur = view.current.get((learner, lesson.id))
         body.append(f"<tr><td>{lesson.number:02d} · {e(lesson.title)}</td><td>"
-                    f"{'—' if cur is None else f'{cur.score:.0%}'}</td></tr>")
+                    f"{'—' if cur is None else percent(lesson, cur)}</td></tr>")
     body.append("</table>")
     for lesson in view.lessons:
         cur, blocks = lesson_blocks(view, learner, lesson)
@@ -195,6 +221,8 @@ def html_page(view, learner):
                 cases = []
             if kind == "status":
                 body.append(f'<p class="{klass}"><b>{e(text)}</b></p>')
+            elif kind == "points":
+                body.append(f"<p>Points: {e(text)}</p>")
             elif kind == "file":
                 body.append(f'<p class="muted">File: <code>{e(text)}</code></p>')
             elif kind == "why":

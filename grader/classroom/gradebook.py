@@ -18,10 +18,19 @@ from importlib import metadata
 from pathlib import Path
 
 from grader.errors import GraderError
+from grader.judge import points
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
+ROSTER = """
+CREATE TABLE roster (                       -- the course's learners, from --roster
+    id TEXT PRIMARY KEY,                    -- the learner's folder name
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    section TEXT NOT NULL,
+    sis_id TEXT NOT NULL);
+"""
 SCHEMA = """
 CREATE TABLE learners (
     id TEXT PRIMARY KEY,
@@ -31,7 +40,9 @@ CREATE TABLE lessons (
     number INTEGER NOT NULL,
     title TEXT NOT NULL,
     version TEXT NOT NULL,
-    hints TEXT NOT NULL);                  -- JSON list of the hint tiers' titles
+    hints TEXT NOT NULL,                   -- JSON list of the hint tiers' titles
+    points REAL NOT NULL DEFAULT 1,        -- what the lesson is worth (grader.judge.points)
+    rule TEXT);                            -- JSON of its points.Rule (NULL: the default rule)
 CREATE TABLE submissions (
     id INTEGER PRIMARY KEY,
     learner TEXT NOT NULL REFERENCES learners(id),
@@ -80,7 +91,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-"""
+""" + ROSTER
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -105,7 +116,13 @@ ALTER TABLE results ADD COLUMN notes TEXT;
 MIGRATE_FROM_3 = """
 ALTER TABLE learners ADD COLUMN withdrawn TEXT;
 """
-MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3}    # from version N to N + 1
+MIGRATE_FROM_4 = ROSTER
+MIGRATE_FROM_5 = """
+ALTER TABLE lessons ADD COLUMN points REAL NOT NULL DEFAULT 1;
+ALTER TABLE lessons ADD COLUMN rule TEXT;
+"""
+MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
+              5: MIGRATE_FROM_5}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 DEMO_CLASS = "demo_class"       # the demo class's learner files sit in the package; not grader code
 
@@ -224,13 +241,27 @@ class Gradebook:
                 self.db.executemany("UPDATE learners SET withdrawn = ? WHERE id = ?",
                                     [(time.strftime("%Y-%m-%dT%H:%M:%S%z"), l) for (l,) in gone])
 
-    def add_lessons(self, lessons):
-        """Record each lesson as graded now: number, title, version and hint titles."""
+    def set_roster(self, members):
+        """Replace the roster with `members` (course.roster.Member), in one transaction."""
+        with self.db:
+            self.db.execute("DELETE FROM roster")
+            self.db.executemany("INSERT INTO roster VALUES (?, ?, ?, ?, ?)",
+                                [m.row() for m in members])
+
+    def roster_ids(self):
+        return [i for (i,) in self.db.execute("SELECT id FROM roster ORDER BY rowid")]
+
+    def add_lessons(self, lessons, course=None):
+        """Record each lesson as graded now: number, title, version, hint titles and what it is
+        worth under `course` (a course.config.Course; None: the default points)."""
+        rule = course.rule if course else (lambda lesson_id: points.DEFAULT)
         with self.db:
             self.db.executemany(
-                "INSERT OR REPLACE INTO lessons VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO lessons (id, number, title, version, hints, points, rule) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(l.id, l.entry.number, l.entry.title, lesson_version(l),
-                  json.dumps([title for title, _ in l.prose.hints])) for l in lessons])
+                  json.dumps([title for title, _ in l.prose.hints]), rule(l.id).points,
+                  rule(l.id).to_json()) for l in lessons])
 
     def up_to_date(self, learner, lesson, sha256):
         """Whether the current result of learner x lesson graded this very file, against this

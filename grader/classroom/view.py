@@ -3,6 +3,9 @@ from a run's memory."""
 import json
 from dataclasses import dataclass, field
 
+from grader.judge.points import DEFAULT, Rule
+from .course.roster import Member
+
 
 @dataclass
 class LessonInfo:
@@ -10,6 +13,11 @@ class LessonInfo:
     number: int
     title: str
     hints: list
+    rule: Rule = DEFAULT            # its points and how they are earned (grader.judge.points)
+
+    @property
+    def points(self):
+        return self.rule.points
 
 
 @dataclass
@@ -31,6 +39,19 @@ class Current:
     path: str
     cases: list = field(default_factory=list)    # dicts: name, public, passed, verdict, probe, shown
     notes: list = field(default_factory=list)    # for the learner; they never change the score
+    earned: float = None    # the points this result earns, under its lesson's rule
+
+    def __post_init__(self):
+        if self.earned is None:
+            self.earned = self.score
+
+    def earn(self, rule):
+        """Set `earned`: the points `rule` gives these cases (grader.judge.points); under the
+        default rule, the score the result was graded with."""
+        self.earned = self.score if rule == DEFAULT else rule.earned(
+            ((c["name"], c["public"], c["passed"]) for c in self.cases),
+            error=bool(self.error), broken=bool(self.violations))
+        return self
 
     @classmethod
     def of_row(cls, lesson, row, path, graded_at=""):
@@ -40,7 +61,7 @@ class Current:
                    row["fault"], row["hint"], row["violations"], row["diagnosis"], graded_at,
                    str(path), [case_view(c["name"], c["public"], c["passed"], c["verdict"],
                                          c["probe"], c["shown"]) for c in row["cases"]],
-                   list(row.get("notes") or []))
+                   list(row.get("notes") or []), row["score"])
 
 
 def case_view(name, public, passed, verdict, probe, shown):
@@ -59,13 +80,26 @@ class ClassView:
     current: dict                   # (learner, lesson id) -> Current
     ungraded: list                  # (learner, lesson, path, reason)
     withdrawn: set = field(default_factory=set)     # learners whose folder is gone
+    roster: dict = field(default_factory=dict)      # learner -> course.roster.Member (may be empty)
+
+    @property
+    def off_roster(self):
+        """Learners graded from a folder whose id is not on the roster (none without a roster)."""
+        return {l for l in self.learners if self.roster and l not in self.roster}
+
+    def status(self, learner):
+        """What grades.csv's `status` says of `learner` ("" for a learner on the roster, present)."""
+        if learner in self.withdrawn:
+            return "withdrawn"
+        return "not on the roster" if learner in self.off_roster else ""
 
     def present(self):
         """The view without the learners who withdrew (their history stays in the gradebook)."""
         keep = [l for l in self.learners if l not in self.withdrawn]
         return ClassView(self.lessons, keep, {k: c for k, c in self.current.items()
                                               if k[0] not in self.withdrawn},
-                         [u for u in self.ungraded if u[0] not in self.withdrawn], set())
+                         [u for u in self.ungraded if u[0] not in self.withdrawn], set(),
+                         self.roster)
 
     def lesson(self, lesson_id):
         return next(l for l in self.lessons if l.id == lesson_id)
@@ -75,8 +109,9 @@ class ClassView:
 
 
 def load(db):
-    lessons = [LessonInfo(i, n, t, json.loads(h)) for i, n, t, h in db.execute(
-        "SELECT id, number, title, hints FROM lessons ORDER BY number, id")]
+    lessons = [LessonInfo(i, n, t, json.loads(h), Rule.of_json(rule)) for i, n, t, h, rule in
+               db.execute("SELECT id, number, title, hints, rule FROM lessons ORDER BY number, id")]
+    rules = {l.id: l.rule for l in lessons}
     people = db.execute("SELECT id, withdrawn FROM learners ORDER BY id").fetchall()
     learners = [l for l, _ in people]
     current = {}
@@ -96,6 +131,11 @@ def load(db):
             "SELECT result, name, public, passed, verdict, probe, shown FROM case_results "
             "WHERE result IN (SELECT result FROM current) ORDER BY result, position"):
         by_id[rid].cases.append(case_view(*case))
+    for (learner, lesson), cur in current.items():
+        cur.earn(rules.get(lesson, DEFAULT))
     ungraded = db.execute("SELECT learner, lesson, path, reason FROM ungraded "
                           "ORDER BY learner, lesson, path").fetchall()
-    return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone})
+    roster = {row[0]: Member(*row) for row in db.execute(
+        "SELECT id, name, email, section, sis_id FROM roster ORDER BY rowid")}
+    return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone},
+                     roster)

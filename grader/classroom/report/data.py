@@ -144,6 +144,7 @@ class ClassReport:
     ungraded: list = field(default_factory=list)    # (learner, lesson, file, why) of every file
                                                     # not graded: archives, misnamed, duplicates
     withdrawn: list = field(default_factory=list)   # learners left out: their folder is gone
+    off_roster: list = field(default_factory=list)  # graded from a folder not on the roster
 
     @property
     def lesson_count(self):
@@ -241,7 +242,7 @@ def build(db):
     lessons = [lesson_report(v, lesson, statuses) for lesson in v.lessons]
     totals = Counter()
     for (learner, _), cur in v.current.items():
-        totals[learner] += 0 if cur.fault else cur.score
+        totals[learner] += 0 if cur.fault else cur.earned
     graded = {learner for learner, _ in v.current}
     files = {l: [(u[2], u[3]) for u in v.notes(l) if u[2]] for l in v.learners}
     nothing = [l for l in v.learners if l not in graded and not files[l]]
@@ -251,4 +252,4 @@ def build(db):
     only_stubs = [l for l in v.learners if l in stubbed and l not in worked]
     return ClassReport(v.learners, lessons, {l: totals[l] for l in v.learners}, nothing,
                        ungradable, only_stubs, [u for u in v.ungraded if u[2]],
-                       sorted(whole.withdrawn))
+                       sorted(whole.withdrawn), sorted(v.off_roster))

@@ -206,6 +206,9 @@ def nothing_section(report):
         out.append(f'<p class="muted" id="withdrawn">Left out of this report, their folder being '
                    f"gone from the class (the gradebook keeps their results): "
                    f"{names(report.withdrawn)}.</p>")
+    if report.off_roster:
+        out.append(f'<p id="off-roster">Graded, but not on the roster (a folder in the class whose '
+                   f"name is no roster id): {names(report.off_roster)}.</p>")
     return "\n".join(out)
 
 

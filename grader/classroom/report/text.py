@@ -68,5 +68,7 @@ def print_report(console, report):
                       "report lists them, with the reasons).")
     if report.withdrawn:
         console.print(f"Left out, their folder being gone: {terminal(', '.join(report.withdrawn))}")
+    if report.off_roster:
+        console.print(f"Graded, but not on the roster: {terminal(', '.join(report.off_roster))}")
     console.print(f"{plural(len(report.learners), 'learner')}, "
                   f"{plural(report.lesson_count, 'lesson')}.")
