@@ -206,18 +206,25 @@ def chosen_lessons(wb, lessons):
 @click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
               help="The course file: each lesson's points, scoring rule and due date (default: "
               "course.toml beside the class folder, if there is one).")
+@click.option("--extensions", "extensions_file", default=None, type=click.Path(dir_okay=False),
+              help="Extensions (CSV: learner, lesson or *, due: a date or a number of days; "
+              "default: extensions.csv beside the class folder, if there is one).")
 @click.pass_obj
 def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, hidden_cases,
-          no_sandbox, executor, drop, roster, course_file):
+          no_sandbox, executor, drop, roster, course_file, extensions_file):
     """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders. Only what
     is new or changed is graded; the exports are rewritten from the gradebook every run."""
     from grader.classroom.classgrade import grade_class
     from grader.classroom.executors import opened
     from grader.classroom.summary import summary
-    from grader.classroom.course import config as course_config, roster as course_roster
+    from grader.classroom.course import (config as course_config, dates as course_dates,
+                                         extensions as course_extensions, roster as course_roster)
     members = course_roster.read(roster) if roster else None
     chosen = chosen_lessons(wb, lessons)
     course = course_config.read(submissions, course_file, wb.roadmap, chosen)
+    found = course_extensions.find(submissions, extensions_file)
+    extensions = found and course_extensions.read(found, wb.roadmap,
+                                                  course.tz if course else course_dates.UTC)
     known = [e.id for e in wb.roadmap.entries if wb.roadmap.available(e)]
     err = Console(stderr=True)
     columns = (bars.TextColumn("{task.description}"), bars.BarColumn(), bars.MofNCompleteColumn(),
@@ -228,7 +235,7 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
             return lambda job: bar.advance(task)
         done = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
                            case_seconds, progress, regrade, known, learner, hidden_cases, runs_jobs,
-                           drop, roster=members, course=course)
+                           drop, roster=members, course=course, extensions=extensions)
     lines, code = summary(done, chosen, Path(out), not no_sandbox, drop)
     for line in lines:
         console.print(terminal(line))

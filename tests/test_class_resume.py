@@ -32,7 +32,10 @@ CREATE TABLE case_results (result INTEGER NOT NULL REFERENCES results(id), posit
 """
 # What each migration added, undone newest first, to make a gradebook of an older schema
 UNDO = {5: "DROP TABLE roster;",
-        6: "ALTER TABLE lessons DROP COLUMN points; ALTER TABLE lessons DROP COLUMN rule;"}
+        6: "ALTER TABLE lessons DROP COLUMN points; ALTER TABLE lessons DROP COLUMN rule;",
+        7: "DROP TABLE extensions; ALTER TABLE lessons DROP COLUMN due; ALTER TABLE lessons DROP "
+           "COLUMN late; ALTER TABLE submissions DROP COLUMN handed_in; ALTER TABLE submissions "
+           "DROP COLUMN handed_in_from;"}
 EMPTY_LEARNERS = 150     # learners with nothing handed in: cheap to grade, slow enough to export
 
 

@@ -12,6 +12,8 @@ from grader.runner import isolation, run
 from grader.runner.workers import Pool, preload_for
 from . import exports
 from .gradebook import Gradebook, RunLock, grader_version
+from .course import extensions as course_extensions
+from .course.handed_in import handed_in
 from .jobs import grade_job, refusal_key
 from .remote import Remote
 from .learnerfiles import Refused
@@ -45,17 +47,19 @@ def check_folders(folder, out):
 
 def to_grade(book, submissions, regrade):
     """The submissions whose current result is missing or stale (for a file that is not read,
-    being a link, too large or unreadable, its refusal stands for its bytes); and how many are up
-    to date."""
-    todo = []
+    being a link, too large or unreadable, its refusal stands for its bytes); how many are up
+    to date; and (submission, the SHA-256 of its readable bytes) pairs."""
+    todo, shas = [], []
     for s in submissions:
         try:
             sha = refusal_key(s.problem) if s.problem else s.sha256()
+            if not s.problem:
+                shas.append((s, sha))
         except Refused as exc:
             sha = refusal_key(str(exc))
         if regrade or not book.up_to_date(s.learner, s.lesson.id, sha):
             todo.append(s)
-    return todo, len(submissions) - len(todo)
+    return todo, len(submissions) - len(todo), shas
 
 
 def disk_full(exc):
@@ -64,7 +68,7 @@ def disk_full(exc):
 
 def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
                 regrade=False, known=(), learner=None, visibility="after_published", executor=None,
-                drop=False, fallback=False, roster=None, course=None):
+                drop=False, fallback=False, roster=None, course=None, extensions=None):
     """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
     out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook (`drop`: without the
     learners whose folder is gone). `progress(total)` returns a callable told about each graded
@@ -72,24 +76,25 @@ def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None,
     sandboxed there; else on `jobs` warm workers here, where `fallback` accepts jobs as an
     unprivileged user when bubblewrap cannot start (runner.isolation). `roster` (a list of
     course.roster.Member) replaces the gradebook's roster; `course` (course.config.Course) gives
-    the lessons' points (None: the default). Returns the Run."""
+    the lessons' points, due dates and late policy (None: the default points, no due dates);
+    `extensions` (course.extensions.Extension) replace the gradebook's. Returns the Run."""
     check_folders(folder, out)
     if executor is not None:
         remote = Remote(executor, grader_version(), lessons, sandboxed, preload_for(lessons),
                         case_seconds)
         return grade_with(remote, folder, lessons, out, progress, regrade, known, learner,
-                          visibility, drop, roster, course)
+                          visibility, drop, roster, course, extensions)
     chosen = isolation.choose(sandboxed, fallback)      # refuse before anything is written
     # the workers import their libraries while the class is read
     with Pool(jobs, preload=preload_for(lessons), isolation=chosen) as pool:
         done = grade_with(Local(pool, jobs, case_seconds), folder, lessons, out, progress,
-                          regrade, known, learner, visibility, drop, roster, course)
+                          regrade, known, learner, visibility, drop, roster, course, extensions)
     done.isolation = chosen
     return done
 
 
 def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility, drop,
-               roster=None, course=None):
+               roster=None, course=None, extensions=None):
     learners, submissions, ungraded = discover(folder, lessons, known, learner)
     whole_class = learner is None and not one_learner(folder, lessons, known)
     out = Path(out)
@@ -103,16 +108,20 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
                 if roster is not None:
                     book.set_roster(roster)
                 absent = on_roster(book, done, whole_class)
+                if extensions is not None:
+                    course_extensions.check(extensions, learners + book.roster_ids())
+                    book.set_extensions(extensions)
                 book.add_learners(learners + absent, whole_class)
                 book.add_lessons(lessons, course)
                 book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded] + [
                     (m, l.id, None, NO_FOLDER) for m in absent for l in lessons])
-                todo, done.unchanged = to_grade(book, submissions, regrade)
+                todo, done.unchanged, shas = to_grade(book, submissions, regrade)
                 stopped = None
                 try:
                     grade_all(book, todo, lessons, grading, progress, done)
                 except GraderError as exc:      # the executor lost jobs: export what is graded
                     stopped = exc
+                book.note_handed_in(hand_in_times(shas, not whole_class))
                 view = exports.write_all(book.db, out, visibility, drop)
                 done.withdrawn = sorted(view.withdrawn)
                 if stopped:
@@ -134,6 +143,11 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
     finally:
         lock.release()
     return done
+
+
+def hand_in_times(shas, alone):
+    """(learner, lesson, sha256, when, source) of each readable submission (course.handed_in)."""
+    return [(s.learner, s.lesson.id, sha, *handed_in(s, alone)) for s, sha in shas]
 
 
 NO_FOLDER = "nothing submitted: on the roster, with no folder in the class"

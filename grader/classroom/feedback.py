@@ -59,6 +59,8 @@ def lesson_blocks(view, learner, lesson):
                    None))
     if lesson.rule != points.DEFAULT:
         blocks.append(("points", points_text(lesson, cur), None))
+    if cur.timing is not None and cur.timing.due is not None:
+        blocks.append(("timing", " ".join(cur.timing.lines()), None))
     blocks.append(("file", shown_path(cur.path, learner), None))
     blocks += [("note", f"{u[2]}: {u[3]}", None) for u in notes if u[2]]
     blocks += [("note", note, None) for note in cur.notes]
@@ -144,6 +146,8 @@ def block_md(kind, text):
         return [f"File: {md_code(text)}", ""]
     if kind == "points":
         return [f"Points: {md_prose(text)}", ""]
+    if kind == "timing":
+        return [md_prose(text), ""]
     if kind == "case":
         return case_md(text)
     if kind == "why":
@@ -223,6 +227,8 @@ def html_page(view, learner):
                 body.append(f'<p class="{klass}"><b>{e(text)}</b></p>')
             elif kind == "points":
                 body.append(f"<p>Points: {e(text)}</p>")
+            elif kind == "timing":
+                body.append(f'<p class="timing">{e(text)}</p>')
             elif kind == "file":
                 body.append(f'<p class="muted">File: <code>{e(text)}</code></p>')
             elif kind == "why":

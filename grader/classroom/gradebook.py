@@ -20,7 +20,7 @@ from pathlib import Path
 from grader.errors import GraderError
 from grader.judge import points
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 ROSTER = """
@@ -30,6 +30,14 @@ CREATE TABLE roster (                       -- the course's learners, from --ros
     email TEXT NOT NULL,
     section TEXT NOT NULL,
     sis_id TEXT NOT NULL);
+"""
+EXTENSIONS = """
+CREATE TABLE extensions (                   -- from extensions.csv
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,                   -- a lesson id, or '*': every lesson
+    due TEXT,                               -- the new due date (ISO), or
+    days REAL,                              -- days added to the lesson's own
+    PRIMARY KEY (learner, lesson));
 """
 SCHEMA = """
 CREATE TABLE learners (
@@ -42,13 +50,17 @@ CREATE TABLE lessons (
     version TEXT NOT NULL,
     hints TEXT NOT NULL,                   -- JSON list of the hint tiers' titles
     points REAL NOT NULL DEFAULT 1,        -- what the lesson is worth (grader.judge.points)
-    rule TEXT);                            -- JSON of its points.Rule (NULL: the default rule)
+    rule TEXT,                             -- JSON of its points.Rule (NULL: the default rule)
+    due TEXT,                              -- ISO moment it is due (NULL: no due date)
+    late TEXT);                            -- JSON of its course.late.Late (NULL: none)
 CREATE TABLE submissions (
     id INTEGER PRIMARY KEY,
     learner TEXT NOT NULL REFERENCES learners(id),
     lesson TEXT NOT NULL,
     path TEXT NOT NULL,
     sha256 TEXT NOT NULL,
+    handed_in TEXT,                        -- ISO moment, as the class's source says (course.handed_in)
+    handed_in_from TEXT,                   -- which source said it
     UNIQUE (learner, lesson, sha256));
 CREATE TABLE results (
     id INTEGER PRIMARY KEY,
@@ -91,7 +103,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-""" + ROSTER
+""" + ROSTER + EXTENSIONS
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -121,8 +133,14 @@ MIGRATE_FROM_5 = """
 ALTER TABLE lessons ADD COLUMN points REAL NOT NULL DEFAULT 1;
 ALTER TABLE lessons ADD COLUMN rule TEXT;
 """
+MIGRATE_FROM_6 = """
+ALTER TABLE lessons ADD COLUMN due TEXT;
+ALTER TABLE lessons ADD COLUMN late TEXT;
+ALTER TABLE submissions ADD COLUMN handed_in TEXT;
+ALTER TABLE submissions ADD COLUMN handed_in_from TEXT;
+""" + EXTENSIONS
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
-              5: MIGRATE_FROM_5}    # from version N to N + 1
+              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 DEMO_CLASS = "demo_class"       # the demo class's learner files sit in the package; not grader code
 
@@ -255,13 +273,32 @@ class Gradebook:
         """Record each lesson as graded now: number, title, version, hint titles and what it is
         worth under `course` (a course.config.Course; None: the default points)."""
         rule = course.rule if course else (lambda lesson_id: points.DEFAULT)
+        due = course.due.get if course else (lambda lesson_id: None)
+        late = course.late_policy if course else (lambda lesson_id: None)
         with self.db:
             self.db.executemany(
-                "INSERT OR REPLACE INTO lessons (id, number, title, version, hints, points, rule) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO lessons (id, number, title, version, hints, points, rule, "
+                "due, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(l.id, l.entry.number, l.entry.title, lesson_version(l),
                   json.dumps([title for title, _ in l.prose.hints]), rule(l.id).points,
-                  rule(l.id).to_json()) for l in lessons])
+                  rule(l.id).to_json(), due(l.id) and due(l.id).isoformat(),
+                  late(l.id) and late(l.id).to_json()) for l in lessons])
+
+    def set_extensions(self, extensions):
+        """Replace the extensions with `extensions` (course.extensions.Extension)."""
+        with self.db:
+            self.db.execute("DELETE FROM extensions")
+            self.db.executemany("INSERT INTO extensions VALUES (?, ?, ?, ?)",
+                                [e.row() for e in extensions])
+
+    def note_handed_in(self, times):
+        """(learner, lesson, sha256, when, source) of each submission found this run."""
+        with self.db:
+            self.db.executemany(
+                "UPDATE submissions SET handed_in = ?, handed_in_from = ? WHERE learner = ? AND "
+                "lesson = ? AND sha256 = ?", [(when and when.isoformat(), source, learner,
+                                               lesson, sha) for learner, lesson, sha, when, source
+                                              in times])
 
     def up_to_date(self, learner, lesson, sha256):
         """Whether the current result of learner x lesson graded this very file, against this

@@ -4,7 +4,11 @@ import json
 from dataclasses import dataclass, field
 
 from grader.judge.points import DEFAULT, Rule
+from .course import dates
+from .course.extensions import Extension
+from .course.late import Late
 from .course.roster import Member
+from .course.schedule import Timing, timing
 
 
 @dataclass
@@ -14,6 +18,8 @@ class LessonInfo:
     title: str
     hints: list
     rule: Rule = DEFAULT            # its points and how they are earned (grader.judge.points)
+    due: object = None              # an aware datetime, or None
+    late: Late = None               # the late policy (course.late)
 
     @property
     def points(self):
@@ -40,6 +46,7 @@ class Current:
     cases: list = field(default_factory=list)    # dicts: name, public, passed, verdict, probe, shown
     notes: list = field(default_factory=list)    # for the learner; they never change the score
     earned: float = None    # the points this result earns, under its lesson's rule
+    timing: Timing = None   # when it was handed in and due, and what the late policy did
 
     def __post_init__(self):
         if self.earned is None:
@@ -109,30 +116,37 @@ class ClassView:
 
 
 def load(db):
-    lessons = [LessonInfo(i, n, t, json.loads(h), Rule.of_json(rule)) for i, n, t, h, rule in
-               db.execute("SELECT id, number, title, hints, rule FROM lessons ORDER BY number, id")]
-    rules = {l.id: l.rule for l in lessons}
+    lessons = [LessonInfo(i, n, t, json.loads(h), Rule.of_json(rule), dates.of_text(due),
+                          Late.of_json(late)) for i, n, t, h, rule, due, late in db.execute(
+        "SELECT id, number, title, hints, rule, due, late FROM lessons ORDER BY number, id")]
+    info = {l.id: l for l in lessons}
+    extensions = {(e.learner, e.lesson): e for e in (Extension(*row) for row in db.execute(
+        "SELECT learner, lesson, due, days FROM extensions"))}
     people = db.execute("SELECT id, withdrawn FROM learners ORDER BY id").fetchall()
     learners = [l for l, _ in people]
     current = {}
     rows = db.execute(
         "SELECT c.learner, c.lesson, r.id, r.score, r.passed, r.cases_passed, r.cases_total, r.error, "
         "COALESCE(r.feedback_error, r.error), r.error_line, r.fault, r.hint, r.violations, "
-        "r.diagnosis, r.graded_at, s.path, r.notes FROM current c "
+        "r.diagnosis, r.graded_at, s.path, r.notes, s.handed_in, s.handed_in_from FROM current c "
         "JOIN results r ON r.id = c.result JOIN submissions s ON s.id = r.submission")
     by_id = {}
     for (learner, lesson, rid, score, passed, cp, ct, error, ferror, line, fault, hint, violations,
-         diagnosis, at, path, notes) in rows.fetchall():
+         diagnosis, at, path, notes, handed_in, source) in rows.fetchall():
         cur = Current(lesson, score, bool(passed), cp, ct, error, ferror, line, bool(fault), hint,
                       json.loads(violations), json.loads(diagnosis), at, path,
                       notes=json.loads(notes or "[]"))
+        known = info.get(lesson) or LessonInfo(lesson, 0, lesson, [])
+        cur.timing = timing(known.due, known.late, extensions, learner, lesson,
+                            dates.of_text(handed_in), source)
         current[learner, lesson] = by_id[rid] = cur
     for rid, *case in db.execute(
             "SELECT result, name, public, passed, verdict, probe, shown FROM case_results "
             "WHERE result IN (SELECT result FROM current) ORDER BY result, position"):
         by_id[rid].cases.append(case_view(*case))
     for (learner, lesson), cur in current.items():
-        cur.earn(rules.get(lesson, DEFAULT))
+        cur.earn(info[lesson].rule if lesson in info else DEFAULT)
+        cur.earned *= cur.timing.kept
     ungraded = db.execute("SELECT learner, lesson, path, reason FROM ungraded "
                           "ORDER BY learner, lesson, path").fetchall()
     roster = {row[0]: Member(*row) for row in db.execute(

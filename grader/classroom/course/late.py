@@ -16,7 +16,8 @@ DAY = 86400.0
 
 
 def share(value):
-    return f"{value:.0%}" if round(value * 100) == value * 100 else f"{value:.4g}"
+    whole = abs(value * 100 - round(value * 100)) < 1e-6
+    return f"{value:.0%}" if whole else f"{value:.2%}"
 
 
 @dataclass(frozen=True)
