@@ -267,6 +267,42 @@ def feedback(learner, out):
     console.print(Markdown(plain(learner_feedback(Path(out), learner))))
 
 
+RECORDED = ("`grader grade` rewrites grades.csv, the feedback pages and Gradescope's results from the "
+            "gradebook (nothing already graded is graded again).")
+
+
+@cli.command()
+@click.argument("learner")
+@click.argument("lesson")
+@click.option("--score", required=True, type=float, help="The lesson's points for this learner "
+              "(from 0 to what the lesson is worth).")
+@click.option("--comment", default="", help="Why, for the learner's feedback.")
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into.")
+@click.pass_obj
+def override(wb, learner, lesson, score, comment, out):
+    """Set LEARNER's points on LESSON, whatever later runs grade (kept with who and when)."""
+    from grader.classroom.course import notes
+    lesson_id = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_override, score,
+                             comment)
+    console.print(terminal(f"Recorded: {learner} x {lesson_id} overridden to {score:g} points. "
+                           + RECORDED))
+
+
+@cli.command()
+@click.argument("learner")
+@click.argument("lesson")
+@click.argument("text")
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into.")
+@click.pass_obj
+def comment(wb, learner, lesson, text, out):
+    """Add a comment on LEARNER's LESSON, shown on their feedback (kept with who and when)."""
+    from grader.classroom.course import notes
+    lesson_id = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment, text)
+    console.print(terminal(f"Recorded a comment on {learner} x {lesson_id}. " + RECORDED))
+
+
 @cli.command()
 @click.argument("out", required=False, type=click.Path(dir_okay=False))
 @click.option("--gradebook", "folder", default="grading", type=click.Path(), show_default=True,

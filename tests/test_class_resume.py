@@ -35,7 +35,8 @@ UNDO = {5: "DROP TABLE roster;",
         6: "ALTER TABLE lessons DROP COLUMN points; ALTER TABLE lessons DROP COLUMN rule;",
         7: "DROP TABLE extensions; ALTER TABLE lessons DROP COLUMN due; ALTER TABLE lessons DROP "
            "COLUMN late; ALTER TABLE submissions DROP COLUMN handed_in; ALTER TABLE submissions "
-           "DROP COLUMN handed_in_from;"}
+           "DROP COLUMN handed_in_from;",
+        8: "DROP TABLE overrides; DROP TABLE comments;"}
 EMPTY_LEARNERS = 150     # learners with nothing handed in: cheap to grade, slow enough to export
 
 

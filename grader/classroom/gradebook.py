@@ -20,7 +20,7 @@ from pathlib import Path
 from grader.errors import GraderError
 from grader.judge import points
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 ROSTER = """
@@ -38,6 +38,24 @@ CREATE TABLE extensions (                   -- from extensions.csv
     due TEXT,                               -- the new due date (ISO), or
     days REAL,                              -- days added to the lesson's own
     PRIMARY KEY (learner, lesson));
+"""
+NOTES = """
+CREATE TABLE overrides (                    -- `grader override`: the latest per learner x lesson counts
+    id INTEGER PRIMARY KEY,
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,
+    score REAL NOT NULL,                    -- in the lesson's points
+    comment TEXT NOT NULL,
+    sha256 TEXT,                            -- the submission it was made for (NULL: none)
+    by TEXT NOT NULL,                       -- the OS user who made it
+    at TEXT NOT NULL);
+CREATE TABLE comments (                     -- `grader comment`
+    id INTEGER PRIMARY KEY,
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,
+    text TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL);
 """
 SCHEMA = """
 CREATE TABLE learners (
@@ -103,7 +121,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-""" + ROSTER + EXTENSIONS
+""" + ROSTER + EXTENSIONS + NOTES
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -140,7 +158,7 @@ ALTER TABLE submissions ADD COLUMN handed_in TEXT;
 ALTER TABLE submissions ADD COLUMN handed_in_from TEXT;
 """ + EXTENSIONS
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
-              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6}    # from version N to N + 1
+              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 DEMO_CLASS = "demo_class"       # the demo class's learner files sit in the package; not grader code
 

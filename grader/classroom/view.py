@@ -4,7 +4,7 @@ import json
 from dataclasses import dataclass, field
 
 from grader.judge.points import DEFAULT, Rule
-from .course import dates
+from .course import dates, notes as course_notes
 from .course.extensions import Extension
 from .course.late import Late
 from .course.roster import Member
@@ -47,6 +47,7 @@ class Current:
     notes: list = field(default_factory=list)    # for the learner; they never change the score
     earned: float = None    # the points this result earns, under its lesson's rule
     timing: Timing = None   # when it was handed in and due, and what the late policy did
+    sha256: str = None      # of the submission graded
 
     def __post_init__(self):
         if self.earned is None:
@@ -88,6 +89,23 @@ class ClassView:
     ungraded: list                  # (learner, lesson, path, reason)
     withdrawn: set = field(default_factory=set)     # learners whose folder is gone
     roster: dict = field(default_factory=dict)      # learner -> course.roster.Member (may be empty)
+    overrides: dict = field(default_factory=dict)   # (learner, lesson) -> course.notes.Override
+    comments: dict = field(default_factory=dict)    # (learner, lesson) -> [course.notes.Comment]
+
+    def earned(self, learner, lesson_id):
+        """The points learner x lesson counts for: the instructor's override, else the current
+        result's (None: nothing graded, or the grader failed)."""
+        override = self.overrides.get((learner, lesson_id))
+        if override is not None:
+            return override.score
+        cur = self.current.get((learner, lesson_id))
+        return None if cur is None or cur.fault else cur.earned
+
+    def override_stale(self, learner, lesson_id):
+        """Whether the submission an override was made for has changed since."""
+        override = self.overrides.get((learner, lesson_id))
+        cur = self.current.get((learner, lesson_id))
+        return override is not None and (cur.sha256 if cur else None) != override.sha256
 
     @property
     def off_roster(self):
@@ -106,7 +124,7 @@ class ClassView:
         return ClassView(self.lessons, keep, {k: c for k, c in self.current.items()
                                               if k[0] not in self.withdrawn},
                          [u for u in self.ungraded if u[0] not in self.withdrawn], set(),
-                         self.roster)
+                         self.roster, self.overrides, self.comments)
 
     def lesson(self, lesson_id):
         return next(l for l in self.lessons if l.id == lesson_id)
@@ -128,14 +146,15 @@ def load(db):
     rows = db.execute(
         "SELECT c.learner, c.lesson, r.id, r.score, r.passed, r.cases_passed, r.cases_total, r.error, "
         "COALESCE(r.feedback_error, r.error), r.error_line, r.fault, r.hint, r.violations, "
-        "r.diagnosis, r.graded_at, s.path, r.notes, s.handed_in, s.handed_in_from FROM current c "
+        "r.diagnosis, r.graded_at, s.path, r.notes, s.handed_in, s.handed_in_from, s.sha256 "
+        "FROM current c "
         "JOIN results r ON r.id = c.result JOIN submissions s ON s.id = r.submission")
     by_id = {}
     for (learner, lesson, rid, score, passed, cp, ct, error, ferror, line, fault, hint, violations,
-         diagnosis, at, path, notes, handed_in, source) in rows.fetchall():
+         diagnosis, at, path, notes, handed_in, source, sha) in rows.fetchall():
         cur = Current(lesson, score, bool(passed), cp, ct, error, ferror, line, bool(fault), hint,
                       json.loads(violations), json.loads(diagnosis), at, path,
-                      notes=json.loads(notes or "[]"))
+                      notes=json.loads(notes or "[]"), sha256=sha)
         known = info.get(lesson) or LessonInfo(lesson, 0, lesson, [])
         cur.timing = timing(known.due, known.late, extensions, learner, lesson,
                             dates.of_text(handed_in), source)
@@ -152,4 +171,4 @@ def load(db):
     roster = {row[0]: Member(*row) for row in db.execute(
         "SELECT id, name, email, section, sis_id FROM roster ORDER BY rowid")}
     return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone},
-                     roster)
+                     roster, *course_notes.load(db))

@@ -252,8 +252,8 @@ def build(db):
     statuses = case_statuses(db)
     lessons = [lesson_report(v, lesson, statuses) for lesson in v.lessons]
     totals = Counter()
-    for (learner, _), cur in v.current.items():
-        totals[learner] += 0 if cur.fault else cur.earned
+    for learner in v.learners:
+        totals[learner] += sum(v.earned(learner, l.id) or 0 for l in v.lessons)
     graded = {learner for learner, _ in v.current}
     files = {l: [(u[2], u[3]) for u in v.notes(l) if u[2]] for l in v.learners}
     nothing = [l for l in v.learners if l not in graded and not files[l]]
