@@ -325,6 +325,45 @@ def report(out, folder, no_html):
         console.print(f"Wrote the class report: {terminal(str(path))}")
 
 
+def lms_export(system, out_path, folder):
+    """Write the LMS grade file for the gradebook in `folder` to `out_path`."""
+    from grader.classroom import view
+    from grader.classroom.course import lms
+    from grader.classroom.readonly import open_readonly
+    from grader.classroom.report.book import gradebook_folder
+    from grader.files import write_atomic
+    db = open_readonly(gradebook_folder(folder))
+    try:
+        class_view = view.load(db).present()
+    finally:
+        db.close()
+    write_atomic(Path(out_path), lms.export(system, class_view))
+    console.print(terminal(f"Wrote {out_path}: {len(class_view.learners)} learners x "
+                           f"{len(class_view.lessons)} lessons, for {system.capitalize()}'s grade "
+                           "import (see the README for the steps)."))
+
+
+GRADEBOOK = click.option("--gradebook", "folder", default="grading", type=click.Path(),
+                         show_default=True, help="The folder `grader grade` wrote its gradebook "
+                         "into (its --out).")
+
+
+@export.command("canvas")
+@click.argument("out_path", metavar="OUT.csv", type=click.Path(dir_okay=False))
+@GRADEBOOK
+def export_canvas(out_path, folder):
+    """A Canvas gradebook import file: a new assignment per lesson, with its points possible."""
+    lms_export("canvas", out_path, folder)
+
+
+@export.command("moodle")
+@click.argument("out_path", metavar="OUT.csv", type=click.Path(dir_okay=False))
+@GRADEBOOK
+def export_moodle(out_path, folder):
+    """A Moodle grade import file: user fields to map, a grade and a feedback column per lesson."""
+    lms_export("moodle", out_path, folder)
+
+
 @export.command("gradescope")
 @click.argument("zip_path", metavar="OUT.zip", type=click.Path(dir_okay=False))
 @click.option("--lessons", default=None, help="Lessons the autograder grades, comma-separated "
