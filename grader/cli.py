@@ -283,9 +283,10 @@ RECORDED = ("`grader grade` rewrites grades.csv, the feedback pages and Gradesco
 def override(wb, learner, lesson, score, comment, out):
     """Set LEARNER's points on LESSON, whatever later runs grade (kept with who and when)."""
     from grader.classroom.course import notes
-    lesson_id = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_override, score,
-                             comment)
-    console.print(terminal(f"Recorded: {learner} x {lesson_id} overridden to {score:g} points. "
+    lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_override,
+                                    score, comment)
+    console.print(terminal((f"Recorded: {learner} x {lesson_id} overridden to {score:g} points. "
+                            if added else f"{learner} x {lesson_id} has this override already. ")
                            + RECORDED))
 
 
@@ -299,8 +300,10 @@ def override(wb, learner, lesson, score, comment, out):
 def comment(wb, learner, lesson, text, out):
     """Add a comment on LEARNER's LESSON, shown on their feedback (kept with who and when)."""
     from grader.classroom.course import notes
-    lesson_id = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment, text)
-    console.print(terminal(f"Recorded a comment on {learner} x {lesson_id}. " + RECORDED))
+    lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment,
+                                    text)
+    console.print(terminal((f"Recorded a comment on {learner} x {lesson_id}. " if added else
+                            f"{learner} x {lesson_id} has this comment already. ") + RECORDED))
 
 
 @cli.command()

@@ -38,7 +38,7 @@ class Extension:
         return None if due is None else due + dt.timedelta(days=self.days)
 
     def describe(self):
-        return (f"extended to {dates.shown(dates.of_text(self.due))}" if self.due else
+        return ("your extension" if self.due else
                 f"extended by {self.days:g} day{'s' if self.days != 1 else ''}")
 
 

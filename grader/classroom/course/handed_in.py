@@ -21,6 +21,7 @@ from .dates import UTC
 
 SOURCES = {"nbgrader": "nbgrader's timestamp.txt", "gradescope": "Gradescope's submission time",
            "git": "the git commit time", "mtime": "the file's modification time"}
+TIME_FILES = ("timestamp.txt", "submission_metadata.json")    # read here, never graded
 MAX_BYTES = 1 << 20
 GIT_SECONDS = 10
 

@@ -61,18 +61,27 @@ def add_override(db, learner, lesson_id, score, comment):
     sha = db.execute("SELECT s.sha256 FROM current c JOIN results r ON r.id = c.result JOIN "
                      "submissions s ON s.id = r.submission WHERE c.learner = ? AND c.lesson = ?",
                      (learner, lesson_id)).fetchone()
+    latest = db.execute("SELECT score, comment, sha256 FROM overrides WHERE learner = ? AND "
+                        "lesson = ? ORDER BY id DESC LIMIT 1", (learner, lesson_id)).fetchone()
+    if latest == (score, comment, sha and sha[0]):
+        return False                    # the very override that counts already
     with db:
         db.execute("INSERT INTO overrides (learner, lesson, score, comment, sha256, by, at) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (learner, lesson_id, score, comment,
                                                      sha and sha[0], who(), now()))
+    return True
 
 
 def add_comment(db, learner, lesson_id, text):
     if not text.strip():
         raise CourseError("the comment is empty")
+    if db.execute("SELECT 1 FROM comments WHERE learner = ? AND lesson = ? AND text = ?",
+                  (learner, lesson_id, text)).fetchone():
+        return False                    # made already: not shown twice
     with db:
         db.execute("INSERT INTO comments (learner, lesson, text, by, at) VALUES (?, ?, ?, ?, ?)",
                    (learner, lesson_id, text, who(), now()))
+    return True
 
 
 def load(db):
@@ -89,7 +98,7 @@ def load(db):
 
 def record(out, roadmap, learner, lesson, add, *args):
     """Run `add(db, learner, lesson id, *args)` on the gradebook in `out`, with the run lock held
-    (no grading run writes meanwhile); returns the lesson id. Raises GraderError (CourseError) for
+    (no grading run writes meanwhile); returns (the lesson id, whether anything new was recorded). Raises GraderError (CourseError) for
     a missing gradebook, an unknown learner or lesson, a score out of range."""
     from ..gradebook import RunLock, connect
     from ..readonly import open_readonly
@@ -99,9 +108,9 @@ def record(out, roadmap, learner, lesson, add, *args):
         db = connect(Path(out) / "gradebook.sqlite")
         try:
             learner, lesson_id = target(db, roadmap, learner, lesson)
-            add(db, learner, lesson_id, *args)
+            added = add(db, learner, lesson_id, *args)
         finally:
             db.close()
     finally:
         lock.release()
-    return lesson_id
+    return lesson_id, added
