@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ROOT, grader
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("demo_course")]   # graded once
 COURSE = "grader/classroom/demo_course"
 
 
