@@ -107,13 +107,8 @@ def lesson_blocks(view, learner, lesson):
 
 def points_text(lesson, cur):
     rule = lesson.rule
-    how = ("all or nothing: every case must pass" if rule.scoring == "all" else
-           "in proportion to the cases passed" + (
-               f", hidden cases weighing {rule.hidden:g} and public ones {rule.public:g}"
-               if rule.hidden != rule.public else "") + (
-               ", some cases weighing more (named by the course)" if rule.weights else ""))
     broken = (f"; a broken rule keeps {rule.broken_rule:.0%} of them" if cur.violations else "")
-    return f"{cur.earned:.4g} of {rule.points:g} points ({how}{broken})"
+    return f"{cur.earned:.4g} of {rule.points:g} points ({rule.describe()}{broken})"
 
 
 def heading(view, learner, lesson):

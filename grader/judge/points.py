@@ -40,6 +40,15 @@ class Rule:
             share = (sum(self.weight(n, p) for n, p, ok in cases if ok) / total) if total else 0.0
         return self.points * share * (self.broken_rule if broken else 1.0)
 
+    def describe(self):
+        """How the points are earned, in words a learner reads."""
+        if self.scoring == "all":
+            return "all or nothing: every case must pass"
+        return "in proportion to the cases passed" + (
+            f", hidden cases weighing {self.hidden:g} and public ones {self.public:g}"
+            if self.hidden != self.public else ", every case worth the same" if not self.weights
+            else "") + (", some cases weighing more (named by the course)" if self.weights else "")
+
     def to_json(self):
         return json.dumps(asdict(self), sort_keys=True)
 

@@ -57,7 +57,7 @@ c.Autograde.autograde_preprocessors = [
 """
 SCORE = """\
 # Your score for this lesson. The workbook's grader computes it when your work is graded, from
-# your answer cell alone: the examples above and the hidden cases, each case worth the same.
+# your answer cell alone: the examples above and the hidden cases, {how}.
 import os
 if os.environ.get("NBGRADER_EXECUTION") == "autograde":
     raise RuntimeError("this course is graded by the workbook's grader: run `nbgrader autograde` "
@@ -103,7 +103,9 @@ def hidden_cell(lesson, count):
 
 
 def score_cell(lesson, rule=points.DEFAULT):
-    return nbformat.v4.new_code_cell(SCORE.rstrip("\n"), metadata=meta(
+    how = "each case worth the same" if rule == points.DEFAULT else f"scored {rule.describe()}"
+    source = SCORE.replace("{how}", how).rstrip("\n")
+    return nbformat.v4.new_code_cell(source, metadata=meta(
         score_id(lesson), grade=True, locked=True, points=points.most(lesson, rule)))
 
 

@@ -17,7 +17,6 @@ import re
 from ..escape import csv_text, plain
 from .. import feedback
 
-SYSTEMS = ("canvas", "moodle")
 CANVAS_ID = re.compile(r"\s*\(\d+\)\s*$")       # "Quiz 1 (1234)" names an existing assignment
 
 
