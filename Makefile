@@ -7,7 +7,7 @@ L ?=
 # make setup TORCH_INDEX=https://download.pytorch.org/whl/cpu (default: the usual index).
 TORCH_INDEX ?=
 
-.PHONY: setup check hint status solution reset backups restore watch stop grade report build verify mutate test bench help capstone lab
+.PHONY: setup check hint status solution reset backups restore watch stop grade demo-notes report build verify mutate test bench help capstone lab
 .DEFAULT_GOAL := check
 
 # A virtual environment records absolute paths (its scripts' first line, the editable install of
@@ -80,15 +80,29 @@ help:  ## list these targets
 		/^[a-z]+:.*## /{printf "  make %-9s %s\n", $$1, $$2}' $(firstword $(MAKEFILE_LIST))
 
 ##@ For instructors
-# With no SUBMISSIONS, `make grade` grades the demo class shipped in the grader, into grading/demo/.
+# With no SUBMISSIONS, `make grade` grades the demo class shipped in the grader, into grading/demo/
+# (with COURSE=grader/classroom/demo_course, as the demo course, into grading/demo-course/).
+# COURSE names a folder holding any of course.toml, roster.csv and extensions.csv.
 DEMO_CLASS := grader/classroom/demo_class
+DEMO_COURSE := grader/classroom/demo_course
 DEMO_LESSONS := 01,02,03,05,09,10
-CLASS_OUT = $(or $(OUT),$(if $(SUBMISSIONS),grading,grading/demo))
+CLASS_OUT = $(or $(OUT),$(if $(SUBMISSIONS),grading,$(if $(COURSE),grading/demo-course,grading/demo)))
 CLASS_LESSONS = $(or $(LESSONS),$(if $(SUBMISSIONS),,$(DEMO_LESSONS)))
+COURSE_ARGS = $(if $(COURSE),$(foreach f,course:course.toml roster:roster.csv extensions:extensions.csv,\
+	$(if $(wildcard $(COURSE)/$(word 2,$(subst :, ,$(f)))),--$(word 1,$(subst :, ,$(f))) $(COURSE)/$(word 2,$(subst :, ,$(f))))))
+GRADE_CLASS = $(GRADER) grade $(if $(CLASS_LESSONS),--lessons $(CLASS_LESSONS)) --out $(CLASS_OUT) \
+	$(if $(JOBS),--jobs $(JOBS)) $(COURSE_ARGS) -- $(or $(SUBMISSIONS),$(DEMO_CLASS))
 
-grade: $(STAMP)  ## grade a class (the demo class by default): make grade SUBMISSIONS=folder [LESSONS=01,02] [OUT=grading] [JOBS=4]
-	@$(GRADER) grade $(if $(CLASS_LESSONS),--lessons $(CLASS_LESSONS)) --out $(CLASS_OUT) \
-		$(if $(JOBS),--jobs $(JOBS)) -- $(or $(SUBMISSIONS),$(DEMO_CLASS))
+grade: $(STAMP)  ## grade a class (the demo class by default): make grade SUBMISSIONS=folder [COURSE=folder] [LESSONS=01,02] [OUT=grading] [JOBS=4]
+	@$(GRADE_CLASS)
+	@$(if $(and $(filter $(DEMO_COURSE),$(COURSE)),$(if $(SUBMISSIONS),,1)),$(MAKE) --no-print-directory demo-notes)
+
+# The demo course's instructor: one override and one comment (each recorded once), then the
+# exports written again with them (nothing is graded again).
+demo-notes:
+	@$(GRADER) override hugo 01 --score 1 --out $(CLASS_OUT) --comment "Looked at by hand: the softmax is right; running text as code is still not allowed, so half the points."
+	@$(GRADER) comment chloe 01 --out $(CLASS_OUT) "Subtract each row's maximum before exp: hint 1 shows why."
+	@$(GRADE_CLASS) > /dev/null
 
 report: $(STAMP)  ## what a graded class got wrong, as HTML: make report (the demo's) or OUT=grading
 	@$(GRADER) report --gradebook $(CLASS_OUT)

@@ -124,14 +124,18 @@ def export():
               show_default=True, help="A lesson whose stub gives the code of an earlier lesson of "
               "its assignment: keep it there (with a warning), or put it in an assignment of its "
               "own, to release once that earlier lesson is due.")
+@click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
+              help="A course file (course.toml) giving the lessons' points and scoring rules.")
 @click.pass_obj
-def export_nbgrader(wb, course, lessons, assignment, given_code):
+def export_nbgrader(wb, course, lessons, assignment, given_code, course_file):
     """Write an nbgrader course to COURSE: source notebooks and nbgrader_config.py."""
     from grader.notebooks.nbgrader_export import export as run_export
     if assignment is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", assignment):
         fail(f"--assignment {assignment!r}: use letters, digits, '.', '_' and '-' only.")
     chosen = chosen_lessons(wb, lessons)
-    written, giveaways = run_export(wb.roadmap, chosen, Path(course), assignment, given=given_code)
+    rules = course_rules(wb, course_file, chosen)
+    written, giveaways = run_export(wb.roadmap, chosen, Path(course), assignment, given=given_code,
+                                    rules=rules)
     for name, paths in written.items():
         console.print(f"{escape(name)}: {', '.join(escape(p.name) for p in paths)}")
     for g in giveaways:
@@ -168,6 +172,16 @@ def restore(wb, lesson, version):
     console.print(backups.restore(wb, lesson, number))
 
 
+def course_rules(wb, course_file, chosen):
+    """{lesson id: points.Rule} from the course file, if one is named."""
+    if not course_file:
+        return {}
+    from grader.classroom.course import config as course_config
+    course = course_config.load(course_file, wb.roadmap)
+    course.check(chosen)
+    return {lesson.id: course.rule(lesson.id) for lesson in chosen}
+
+
 def chosen_lessons(wb, lessons):
     return ([wb.lesson(name.strip()) for name in lessons.split(",") if name.strip()] if lessons
             else [wb.lesson(e.id) for e in wb.roadmap.entries if wb.roadmap.available(e)])
@@ -195,15 +209,31 @@ def chosen_lessons(wb, lessons):
               "(each with this workbook, its .venv and bubblewrap; --jobs is then theirs).")
 @click.option("--drop", is_flag=True, help="Leave learners whose folder is gone out of the "
               "exports (default: marked withdrawn in grades.csv); the gradebook keeps their results.")
+@click.option("--roster", default=None, type=click.Path(dir_okay=False),
+              help="The course's roster (CSV: id, name, email, section, optional sis_id); kept in "
+              "the gradebook for later runs.")
+@click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
+              help="The course file: each lesson's points, scoring rule and due date (default: "
+              "course.toml beside the class folder, if there is one).")
+@click.option("--extensions", "extensions_file", default=None, type=click.Path(dir_okay=False),
+              help="Extensions (CSV: learner, lesson or *, due: a date or a number of days; "
+              "default: extensions.csv beside the class folder, if there is one).")
 @click.pass_obj
 def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, hidden_cases,
-          no_sandbox, executor, drop):
+          no_sandbox, executor, drop, roster, course_file, extensions_file):
     """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders. Only what
     is new or changed is graded; the exports are rewritten from the gradebook every run."""
     from grader.classroom.classgrade import grade_class
     from grader.classroom.executors import opened
     from grader.classroom.summary import summary
+    from grader.classroom.course import (config as course_config, dates as course_dates,
+                                         extensions as course_extensions, roster as course_roster)
+    members = course_roster.read(roster) if roster else None
     chosen = chosen_lessons(wb, lessons)
+    course = course_config.read(submissions, course_file, wb.roadmap, chosen)
+    found = course_extensions.find(submissions, extensions_file)
+    extensions = found and course_extensions.read(found, wb.roadmap,
+                                                  course.tz if course else course_dates.UTC)
     known = [e.id for e in wb.roadmap.entries if wb.roadmap.available(e)]
     err = Console(stderr=True)
     columns = (bars.TextColumn("{task.description}"), bars.BarColumn(), bars.MofNCompleteColumn(),
@@ -214,7 +244,7 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
             return lambda job: bar.advance(task)
         done = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
                            case_seconds, progress, regrade, known, learner, hidden_cases, runs_jobs,
-                           drop)
+                           drop, roster=members, course=course, extensions=extensions)
     lines, code = summary(done, chosen, Path(out), not no_sandbox, drop)
     for line in lines:
         console.print(terminal(line))
@@ -246,6 +276,45 @@ def feedback(learner, out):
     console.print(Markdown(plain(learner_feedback(Path(out), learner))))
 
 
+RECORDED = ("`grader grade` rewrites grades.csv, the feedback pages and Gradescope's results from the "
+            "gradebook (nothing already graded is graded again).")
+
+
+@cli.command()
+@click.argument("learner")
+@click.argument("lesson")
+@click.option("--score", required=True, type=float, help="The lesson's points for this learner "
+              "(from 0 to what the lesson is worth).")
+@click.option("--comment", default="", help="Why, for the learner's feedback.")
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into.")
+@click.pass_obj
+def override(wb, learner, lesson, score, comment, out):
+    """Set LEARNER's points on LESSON, whatever later runs grade (kept with who and when)."""
+    from grader.classroom.course import notes
+    lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_override,
+                                    score, comment)
+    console.print(terminal((f"Recorded: {learner} x {lesson_id} overridden to {score:g} points. "
+                            if added else f"{learner} x {lesson_id} has this override already. ")
+                           + RECORDED))
+
+
+@cli.command()
+@click.argument("learner")
+@click.argument("lesson")
+@click.argument("text")
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into.")
+@click.pass_obj
+def comment(wb, learner, lesson, text, out):
+    """Add a comment on LEARNER's LESSON, shown on their feedback (kept with who and when)."""
+    from grader.classroom.course import notes
+    lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment,
+                                    text)
+    console.print(terminal((f"Recorded a comment on {learner} x {lesson_id}. " if added else
+                            f"{learner} x {lesson_id} has this comment already. ") + RECORDED))
+
+
 @cli.command()
 @click.argument("out", required=False, type=click.Path(dir_okay=False))
 @click.option("--gradebook", "folder", default="grading", type=click.Path(), show_default=True,
@@ -268,6 +337,45 @@ def report(out, folder, no_html):
         console.print(f"Wrote the class report: {terminal(str(path))}")
 
 
+def lms_export(system, out_path, folder):
+    """Write the LMS grade file for the gradebook in `folder` to `out_path`."""
+    from grader.classroom import view
+    from grader.classroom.course import lms
+    from grader.classroom.readonly import open_readonly
+    from grader.classroom.report.book import gradebook_folder
+    from grader.files import write_atomic
+    db = open_readonly(gradebook_folder(folder))
+    try:
+        class_view = view.load(db).present()
+    finally:
+        db.close()
+    write_atomic(Path(out_path), lms.export(system, class_view))
+    console.print(terminal(f"Wrote {out_path}: {len(class_view.learners)} learners x "
+                           f"{len(class_view.lessons)} lessons, for {system.capitalize()}'s grade "
+                           "import (see the README for the steps)."))
+
+
+GRADEBOOK = click.option("--gradebook", "folder", default="grading", type=click.Path(),
+                         show_default=True, help="The folder `grader grade` wrote its gradebook "
+                         "into (its --out).")
+
+
+@export.command("canvas")
+@click.argument("out_path", metavar="OUT.csv", type=click.Path(dir_okay=False))
+@GRADEBOOK
+def export_canvas(out_path, folder):
+    """A Canvas gradebook import file: a new assignment per lesson, with its points possible."""
+    lms_export("canvas", out_path, folder)
+
+
+@export.command("moodle")
+@click.argument("out_path", metavar="OUT.csv", type=click.Path(dir_okay=False))
+@GRADEBOOK
+def export_moodle(out_path, folder):
+    """A Moodle grade import file: user fields to map, a grade and a feedback column per lesson."""
+    lms_export("moodle", out_path, folder)
+
+
 @export.command("gradescope")
 @click.argument("zip_path", metavar="OUT.zip", type=click.Path(dir_okay=False))
 @click.option("--lessons", default=None, help="Lessons the autograder grades, comma-separated "
@@ -275,12 +383,14 @@ def report(out, folder, no_html):
 @click.option("--hidden-cases", type=click.Choice(["after_published", "hidden"]),
               default="after_published", show_default=True,
               help="When Gradescope shows hidden cases' verdicts to learners.")
+@click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
+              help="A course file (course.toml) giving the lessons' points and scoring rules.")
 @click.pass_obj
-def export_gradescope(wb, zip_path, lessons, hidden_cases):
+def export_gradescope(wb, zip_path, lessons, hidden_cases, course_file):
     """Build a Gradescope autograder bundle (setup.sh, run_autograder, the grader and lessons)."""
     from grader.classroom.bundle import build_bundle
     chosen = chosen_lessons(wb, lessons)
-    build_bundle(wb.root, chosen, Path(zip_path), hidden_cases)
+    build_bundle(wb.root, chosen, Path(zip_path), hidden_cases, course_rules(wb, course_file, chosen))
     console.print(f"Wrote {zip_path}: a Gradescope autograder for lessons "
                   f"{', '.join(l.id for l in chosen)}; upload it as the assignment's autograder.")
 

@@ -281,7 +281,8 @@ def test_a_grader_fault_is_a_problem_not_a_score(tmp_path):
     book = Gradebook(tmp_path / "gradebook.sqlite")
     book.add_learners(["ann", "bo", "cy"])
     with book.db:
-        book.db.execute("INSERT INTO lessons VALUES ('01-softmax', 1, 'A stable softmax', 'v', '[]')")
+        book.db.execute("INSERT INTO lessons (id, number, title, version, hints) "
+                        "VALUES ('01-softmax', 1, 'A stable softmax', 'v', '[]')")
     fault = result_row(Result(None, tmp_path / "f.py", error="the grader could not grade this "
                               "file: KeyError: 'x'"), KeyError("x"))
     wrong = {"score": 0.5, "passed": False, "cases_passed": 1, "error": None, "error_line": None,
@@ -341,7 +342,8 @@ def reported(tmp_path):
     book = Gradebook(tmp_path / "gradebook.sqlite")
     book.add_learners(["ann", "bo", "cy", "mary ann", "stu", "vic"])
     with book.db:
-        book.db.execute("INSERT INTO lessons VALUES ('07-heads', 7, 'Heads', 'v', '[]')")
+        book.db.execute("INSERT INTO lessons (id, number, title, version, hints) "
+                        "VALUES ('07-heads', 7, 'Heads', 'v', '[]')")
     right = {**symptom_row(""), "score": 1.0, "passed": True, "cases_passed": 2, "diagnosis": [],
              "cases": [case("a", True), case("b", True)]}
     book.record(Graded("ann", "07-heads", "ann/07.py", right), "a" * 64, 0.1)

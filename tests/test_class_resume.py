@@ -30,6 +30,13 @@ CREATE TABLE case_results (result INTEGER NOT NULL REFERENCES results(id), posit
     name TEXT NOT NULL, public INTEGER NOT NULL, status TEXT NOT NULL, passed INTEGER NOT NULL,
     message TEXT NOT NULL, PRIMARY KEY (result, position));
 """
+# What each migration added, undone newest first, to make a gradebook of an older schema
+UNDO = {5: "DROP TABLE roster;",
+        6: "ALTER TABLE lessons DROP COLUMN points; ALTER TABLE lessons DROP COLUMN rule;",
+        7: "DROP TABLE extensions; ALTER TABLE lessons DROP COLUMN due; ALTER TABLE lessons DROP "
+           "COLUMN late; ALTER TABLE submissions DROP COLUMN handed_in; ALTER TABLE submissions "
+           "DROP COLUMN handed_in_from;",
+        8: "DROP TABLE overrides; DROP TABLE comments;"}
 EMPTY_LEARNERS = 150     # learners with nothing handed in: cheap to grade, slow enough to export
 
 
@@ -53,6 +60,11 @@ def start(workbook, cls, out, *extra):
                              "--out", str(out), "--jobs", "1", "--no-sandbox", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             cwd=workbook, env={**os.environ, "WORKBOOK_ROOT": str(workbook)})
+
+
+def older(version):
+    """The statements that take a gradebook of this schema back to schema `version`."""
+    return "".join(UNDO[v] for v in sorted(UNDO, reverse=True) if v > version)
 
 
 def results(out):
@@ -228,7 +240,7 @@ def test_a_gradebook_of_the_second_schema_gains_notes_and_keeps_its_results(tmp_
     path = tmp_path / "gradebook.sqlite"
     gradebook.connect(path).close()
     with closing(sqlite3.connect(path)) as db, db:      # as the second schema left it
-        db.executescript("ALTER TABLE results DROP COLUMN notes; "
+        db.executescript(older(4) + "ALTER TABLE results DROP COLUMN notes; "
                          "ALTER TABLE learners DROP COLUMN withdrawn; PRAGMA user_version = 2;"
                          "INSERT INTO learners VALUES ('ann');"
                          "INSERT INTO lessons VALUES ('01-softmax', 1, 'Softmax', 'v', '[]');"
@@ -292,14 +304,26 @@ def test_a_full_disk_stops_with_a_clear_message_and_a_consistent_gradebook(workb
     assert results(saved) == kept + (7 - kept) and "alice,1,1,2" in (saved / "grades.csv").read_text()
 
 
+def test_a_gradebook_of_schema_4_gains_an_empty_roster(tmp_path):
+    path = tmp_path / "gradebook.sqlite"
+    connect(path).close()
+    with closing(sqlite3.connect(path)) as db, db:
+        db.executescript(older(4) + "PRAGMA user_version = 4; INSERT INTO learners VALUES ('ada', NULL);")
+    with closing(connect(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert db.execute("SELECT id FROM learners").fetchall() == [("ada",)]
+        assert db.execute("SELECT * FROM roster").fetchall() == []
+
+
 def test_a_gradebook_of_schema_3_is_migrated_and_keeps_its_learners(tmp_path):
     path = tmp_path / "gradebook.sqlite"
     connect(path).close()
     with closing(sqlite3.connect(path)) as db, db:        # what schema 3 was
-        db.executescript("ALTER TABLE learners DROP COLUMN withdrawn; PRAGMA user_version = 3;"
+        db.executescript(older(4) + "ALTER TABLE learners DROP COLUMN withdrawn; "
+                         "PRAGMA user_version = 3;"
                          "INSERT INTO learners VALUES ('ada');")
     with closing(connect(path)) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert db.execute("SELECT id, withdrawn FROM learners").fetchall() == [("ada", None)]
 
 

@@ -211,16 +211,18 @@ def test_run_autograder_writes_results_even_when_nothing_can_be_graded(bundle, t
     assert "README.md" in data["output"] or "no submission" in json.dumps(data)
 
 
-def test_tests_are_numbered_as_lessons_and_worth_their_points(tmp_path, monkeypatch):
+def test_tests_are_numbered_as_lessons_and_worth_their_points(tmp_path):
     from grader.classroom import classgrade, gradescope, view as class_view
+    from grader.classroom.course.config import Course
     from grader.judge import points
     from grader.lessons import lesson as lessons_, roadmap
     from grader.classroom.gradebook import Gradebook
     lesson = lessons_.load(roadmap.load(ROOT), "03")
     put(tmp_path / "class" / "ann" / "03-causal-mask" / "solution.py",
         (ROOT / "solutions" / "03-causal-mask" / "solution.py").read_text())
-    classgrade.grade_class(tmp_path / "class", [lesson], tmp_path / "out", jobs=1, sandboxed=False)
-    monkeypatch.setattr(points, "most", lambda lesson: 2.5)
+    course = Course(rules={lesson.id: points.Rule(2.5)})   # the points the gradebook keeps
+    classgrade.grade_class(tmp_path / "class", [lesson], tmp_path / "out", jobs=1, sandboxed=False,
+                           course=course)
     book = Gradebook(tmp_path / "out" / "gradebook.sqlite")
     try:
         data = valid(gradescope.results(class_view.load(book.db), "ann"))

@@ -12,8 +12,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from grader.judge.points import Rule
 from grader.lessons import lesson as lessons_, roadmap
 from .classgrade import grade_class
+from .course.config import Course
 
 LEARNER = "submission"
 PRIVATE = ("source", "submission", "results")
@@ -39,11 +41,12 @@ def grade(root):
     config = json.loads((source / "autograder.json").read_text())
     road = roadmap.load(source)
     lessons = [lessons_.load(road, name) for name in config["lessons"]]
+    course = Course(rules={i: Rule.of_json(r) for i, r in config.get("rules", {}).items()})
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         out = Path(work) / "out"
         done = grade_class(root / "submission", lessons, out, jobs=1, sandboxed=True,
                            learner=LEARNER, known=config["lessons"],
-                           visibility=config["hidden_cases"], fallback=True)
+                           visibility=config["hidden_cases"], fallback=True, course=course)
         data = json.loads((out / "gradescope" / LEARNER / "results.json").read_text())
     data["tests"].append(isolation_test(done.isolation))
     print(done.isolation.describe())

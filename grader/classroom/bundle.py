@@ -72,8 +72,10 @@ def add(zf, name, text, executable=False):
     zf.writestr(info, text)
 
 
-def build_bundle(root, lessons, zip_path, hidden_cases="after_published"):
-    """Write the Gradescope autograder zip for `lessons` of the workbook at `root`."""
+def build_bundle(root, lessons, zip_path, hidden_cases="after_published", rules=None):
+    """Write the Gradescope autograder zip for `lessons` of the workbook at `root`, each worth
+    what `rules` (lesson id -> points.Rule; default: the default rule) gives it."""
+    rules = rules or {}
     root, home = Path(root), Path(GRADER_HOME)
     versions = pins(home)
     torch = "torch" in preload_for(lessons)
@@ -85,8 +87,10 @@ def build_bundle(root, lessons, zip_path, hidden_cases="after_published"):
                                           if torch else ""), executable=True)
         add(zf, "run_autograder", RUN, executable=True)
         add(zf, "requirements.txt", requirements)
-        add(zf, "autograder.json", json.dumps({"lessons": [l.id for l in lessons],
-                                               "hidden_cases": hidden_cases}, indent=1))
+        config = {"lessons": [l.id for l in lessons], "hidden_cases": hidden_cases}
+        if rules:
+            config["rules"] = {l.id: rules[l.id].to_json() for l in lessons if l.id in rules}
+        add(zf, "autograder.json", json.dumps(config, indent=1))
         for path in grader_sources(home / "grader"):
             add(zf, path.relative_to(home).as_posix(), path.read_text())
         add(zf, "solutions/roadmap.toml", (root / "solutions" / "roadmap.toml").read_text())

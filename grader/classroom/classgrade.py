@@ -12,6 +12,8 @@ from grader.runner import isolation, run
 from grader.runner.workers import Pool, preload_for
 from . import exports
 from .gradebook import Gradebook, RunLock, grader_version
+from .course import extensions as course_extensions
+from .course.handed_in import handed_in
 from .jobs import grade_job, refusal_key
 from .remote import Remote
 from .learnerfiles import Refused
@@ -28,6 +30,8 @@ class Run:
     unchanged: int = 0              # found, but already graded as they are
     withdrawn: list = field(default_factory=list)    # learners of the gradebook with no folder now
     isolation: object = None        # the runner.isolation.Isolation the jobs ran under, if here
+    absent: list = field(default_factory=list)       # on the roster, with no folder in the class
+    off_roster: list = field(default_factory=list)   # a folder in the class, not on the roster
 
     @property
     def faults(self):
@@ -43,17 +47,19 @@ def check_folders(folder, out):
 
 def to_grade(book, submissions, regrade):
     """The submissions whose current result is missing or stale (for a file that is not read,
-    being a link, too large or unreadable, its refusal stands for its bytes); and how many are up
-    to date."""
-    todo = []
+    being a link, too large or unreadable, its refusal stands for its bytes); how many are up
+    to date; and (submission, the SHA-256 of its readable bytes) pairs."""
+    todo, shas = [], []
     for s in submissions:
         try:
             sha = refusal_key(s.problem) if s.problem else s.sha256()
+            if not s.problem:
+                shas.append((s, sha))
         except Refused as exc:
             sha = refusal_key(str(exc))
         if regrade or not book.up_to_date(s.learner, s.lesson.id, sha):
             todo.append(s)
-    return todo, len(submissions) - len(todo)
+    return todo, len(submissions) - len(todo), shas
 
 
 def disk_full(exc):
@@ -62,29 +68,33 @@ def disk_full(exc):
 
 def grade_class(folder, lessons, out, jobs=2, sandboxed=True, case_seconds=None, progress=None,
                 regrade=False, known=(), learner=None, visibility="after_published", executor=None,
-                drop=False, fallback=False):
+                drop=False, fallback=False, roster=None, course=None, extensions=None):
     """Grade what is missing under `folder` on `lessons` into out/gradebook.sqlite, then write
     out/grades.csv, out/feedback/ and out/gradescope/ from the gradebook (`drop`: without the
     learners whose folder is gone). `progress(total)` returns a callable told about each graded
     job. With `executor` (concurrent.futures-style), the jobs run wherever it runs them, each
     sandboxed there; else on `jobs` warm workers here, where `fallback` accepts jobs as an
-    unprivileged user when bubblewrap cannot start (runner.isolation). Returns the Run."""
+    unprivileged user when bubblewrap cannot start (runner.isolation). `roster` (a list of
+    course.roster.Member) replaces the gradebook's roster; `course` (course.config.Course) gives
+    the lessons' points, due dates and late policy (None: the default points, no due dates);
+    `extensions` (course.extensions.Extension) replace the gradebook's. Returns the Run."""
     check_folders(folder, out)
     if executor is not None:
         remote = Remote(executor, grader_version(), lessons, sandboxed, preload_for(lessons),
                         case_seconds)
         return grade_with(remote, folder, lessons, out, progress, regrade, known, learner,
-                          visibility, drop)
+                          visibility, drop, roster, course, extensions)
     chosen = isolation.choose(sandboxed, fallback)      # refuse before anything is written
     # the workers import their libraries while the class is read
     with Pool(jobs, preload=preload_for(lessons), isolation=chosen) as pool:
         done = grade_with(Local(pool, jobs, case_seconds), folder, lessons, out, progress,
-                          regrade, known, learner, visibility, drop)
+                          regrade, known, learner, visibility, drop, roster, course, extensions)
     done.isolation = chosen
     return done
 
 
-def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility, drop):
+def grade_with(grading, folder, lessons, out, progress, regrade, known, learner, visibility, drop,
+               roster=None, course=None, extensions=None):
     learners, submissions, ungraded = discover(folder, lessons, known, learner)
     whole_class = learner is None and not one_learner(folder, lessons, known)
     out = Path(out)
@@ -95,15 +105,23 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
         try:
             done = Run(learners, submissions, ungraded)
             try:
-                book.add_learners(learners, whole_class)
-                book.add_lessons(lessons)
-                book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded])
-                todo, done.unchanged = to_grade(book, submissions, regrade)
+                if roster is not None:
+                    book.set_roster(roster)
+                absent = on_roster(book, done, whole_class)
+                if extensions is not None:
+                    course_extensions.check(extensions, learners + book.roster_ids())
+                    book.set_extensions(extensions)
+                book.add_learners(learners + absent, whole_class)
+                book.add_lessons(lessons, course)
+                book.note_ungraded([l.id for l in lessons], [u.row() for u in ungraded] + [
+                    (m, l.id, None, NO_FOLDER) for m in absent for l in lessons])
+                todo, done.unchanged, shas = to_grade(book, submissions, regrade)
                 stopped = None
                 try:
                     grade_all(book, todo, lessons, grading, progress, done)
                 except GraderError as exc:      # the executor lost jobs: export what is graded
                     stopped = exc
+                book.note_handed_in(hand_in_times(shas, not whole_class))
                 view = exports.write_all(book.db, out, visibility, drop)
                 done.withdrawn = sorted(view.withdrawn)
                 if stopped:
@@ -125,6 +143,26 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
     finally:
         lock.release()
     return done
+
+
+def hand_in_times(shas, alone):
+    """(learner, lesson, sha256, when, source) of each readable submission (course.handed_in)."""
+    return [(s.learner, s.lesson.id, sha, *handed_in(s, alone)) for s, sha in shas]
+
+
+NO_FOLDER = "nothing submitted: on the roster, with no folder in the class"
+
+
+def on_roster(book, done, whole_class):
+    """The roster's learners with no folder in the class (graded as having submitted nothing);
+    notes on `done` who those are and whose folder is not on the roster."""
+    ids = book.roster_ids()
+    if not ids:
+        return []
+    listed, here = set(ids), set(done.learners)
+    done.off_roster = [l for l in done.learners if l not in listed]
+    done.absent = [m for m in ids if m not in here] if whole_class else []
+    return done.absent
 
 
 TRIES = 3       # how often a job the executor lost (a machine died under it) is handed out

@@ -48,20 +48,34 @@ class AtomicFiles:
         self.pending = []
 
 
+def instructor_notes(view, learner):
+    """The learner's overrides and comments, lesson by lesson, in one cell."""
+    parts = []
+    for l in view.lessons:
+        override = view.overrides.get((learner, l.id))
+        if override is not None:
+            stale = " (set for an earlier submission)" if view.override_stale(learner, l.id) else ""
+            parts.append(f"{l.id}: overridden to {override.score:g} by {override.by}{stale}"
+                         + (f": {override.comment}" if override.comment else ""))
+        parts += [f"{l.id}: comment by {c.by}: {c.text}" for c in view.comments.get((learner, l.id), [])]
+    return "; ".join(parts)
+
+
 def grades_csv(view):
     """A row per learner: each lesson's score in its points (grader.judge.points; empty where
-    nothing was graded, or the grader failed), then the total of the scores; and `status` (withdrawn, for a learner whose
-    folder is gone) when the class has such a learner."""
-    status = any(l in view.withdrawn for l in view.learners)
-    rows = [["learner", *(l.id for l in view.lessons), "total", *(["status"] if status else [])]]
+    nothing was graded, or the grader failed; the instructor's override where there is one), then
+    the total; `status` (withdrawn, for a learner whose folder is gone; not on the roster) when the
+    class has such a learner, and `instructor notes` (overrides and comments) when there are any."""
+    status = any(view.status(l) for l in view.learners)
+    notes = bool(view.overrides or view.comments)
+    rows = [["learner", *(l.id for l in view.lessons), "total", *(["status"] if status else []),
+             *(["instructor notes"] if notes else [])]]
     for learner in view.learners:
-        scores = []
-        for l in view.lessons:
-            cur = view.current.get((learner, l.id))
-            scores.append(None if cur is None or cur.fault else cur.score)
+        scores = [view.earned(learner, l.id) for l in view.lessons]
         total = sum(s for s in scores if s is not None)
         rows.append([learner, *("" if s is None else f"{s:.4g}" for s in scores), f"{total:.4g}",
-                     *(["withdrawn" if learner in view.withdrawn else ""] if status else [])])
+                     *([view.status(learner)] if status else []),
+                     *([instructor_notes(view, learner)] if notes else [])])
     return csv_text(rows)
 
 

@@ -43,6 +43,27 @@ def hint_step(lesson, cur):
             f"per call" + (", starting with hint 1." if tier > 1 else "."))
 
 
+def when(at):
+    return at[:16].replace("T", " ")
+
+
+def instructor_blocks(view, learner, lesson):
+    """The instructor's override and comments on learner x lesson, as feedback blocks."""
+    blocks = []
+    override = view.overrides.get((learner, lesson.id))
+    if override is not None:
+        text = (f"Your instructor set this lesson's score to {override.score:g} of "
+                f"{lesson.points:g} points ({override.by}, {when(override.at)})"
+                + (f": {override.comment}" if override.comment else "."))
+        if view.override_stale(learner, lesson.id):
+            text += (" This was set for an earlier version of your submission, which has changed "
+                     "since.")
+        blocks.append(("override", text, None))
+    for c in view.comments.get((learner, lesson.id), []):
+        blocks.append(("comment", f"Comment from {c.by} ({when(c.at)}): {c.text}", None))
+    return blocks
+
+
 def lesson_blocks(view, learner, lesson):
     """The lesson's feedback as (kind, text, extra) blocks, shared by every format."""
     cur = view.current.get((learner, lesson.id))
@@ -52,11 +73,16 @@ def lesson_blocks(view, learner, lesson):
         status = ("not graded" if any(u[2] for u in notes) else "not submitted")
         blocks.append(("status", status, None))
         blocks += [("note", (f"{u[2]}: " if u[2] else "") + u[3], None) for u in notes]
-        return None, blocks
+        return None, blocks + instructor_blocks(view, learner, lesson)
     total = cur.cases_total
     blocks.append(("status", "passed" if cur.passed else "not passed: a rule is broken"
                    if cur.violations else f"{cur.cases_passed}/{total} cases passed",
                    None))
+    blocks += instructor_blocks(view, learner, lesson)
+    if lesson.rule != points.DEFAULT:
+        blocks.append(("points", points_text(lesson, cur), None))
+    if cur.timing is not None and cur.timing.due is not None:
+        blocks.append(("timing", " ".join(cur.timing.lines()), None))
     blocks.append(("file", shown_path(cur.path, learner), None))
     blocks += [("note", f"{u[2]}: {u[3]}", None) for u in notes if u[2]]
     blocks += [("note", note, None) for note in cur.notes]
@@ -79,9 +105,24 @@ def lesson_blocks(view, learner, lesson):
     return cur, blocks
 
 
-def heading(lesson, cur):
-    score = "" if cur is None else f"{cur.score:.0%}"
+def points_text(lesson, cur):
+    rule = lesson.rule
+    broken = (f"; a broken rule keeps {rule.broken_rule:.0%} of them" if cur.violations else "")
+    return f"{cur.earned:.4g} of {rule.points:g} points ({rule.describe()}{broken})"
+
+
+def heading(view, learner, lesson):
+    score = shown_score(view, learner, lesson)
     return f"Lesson {lesson.number:02d} · {lesson.title}", score
+
+
+def shown_score(view, learner, lesson):
+    """The share of the lesson's points earned ("" when nothing was graded)."""
+    got = view.earned(learner, lesson.id)
+    if got is None:
+        cur = view.current.get((learner, lesson.id))
+        return "" if cur is None else f"{cur.score:.0%}"
+    return f"{got / lesson.points:.0%}" if lesson.points else f"{got:g}"
 
 
 def other_notes(view, learner):
@@ -89,10 +130,16 @@ def other_notes(view, learner):
                                                                {l.id for l in view.lessons})]
 
 
+def how_scored(view):
+    if all(l.rule == points.DEFAULT for l in view.lessons):
+        return "each lesson's share of its cases passed"
+    return "each lesson's points as the course gives them"
+
+
 def total(view, learner):
     """(points earned, points the lessons are worth) for `learner` (grader.judge.points)."""
-    scores = [c.score for (l, _), c in view.current.items() if l == learner]
-    return sum(scores), sum(points.most(l) for l in view.lessons)
+    scores = [view.earned(learner, l.id) for l in view.lessons]
+    return sum(s for s in scores if s is not None), sum(l.points for l in view.lessons)
 
 
 # ---- Markdown (and the terminal) ----
@@ -118,6 +165,12 @@ def block_md(kind, text):
         return [f"**{md(text)}**", ""]
     if kind == "file":
         return [f"File: {md_code(text)}", ""]
+    if kind == "points":
+        return [f"Points: {md_prose(text)}", ""]
+    if kind == "timing":
+        return [md_prose(text), ""]
+    if kind in ("override", "comment"):
+        return ["", f"**{'Override' if kind == 'override' else 'Comment'}:** {md_prose(text)}", ""]
     if kind == "case":
         return case_md(text)
     if kind == "why":
@@ -136,10 +189,10 @@ def note_md(path, reason):
 def markdown(view, learner):
     got, most = total(view, learner)
     lines = [f"# Feedback for {md(learner)}", "", f"Total: {got:.4g} of {most:.4g} points "
-             f"(each lesson's share of its cases passed).", ""]
+             f"({how_scored(view)}).", ""]
     for lesson in view.lessons:
         cur, blocks = lesson_blocks(view, learner, lesson)
-        title, score = heading(lesson, cur)
+        title, score = heading(view, learner, lesson)
         lines += [f"## {md(title)}" + (f" — {score}" if score else ""), ""]
         for kind, text, _ in blocks:
             lines += block_md(kind, text)
@@ -173,16 +226,16 @@ def case_html(c):
 def html_page(view, learner):
     got, most = total(view, learner)
     body = [f"<h1>Feedback for {e(learner)}</h1>",
-            f'<p class="muted">Total: <b>{got:.4g}</b> of {most:.4g} points (each lesson\'s share '
-            "of its cases passed).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
+            f'<p class="muted">Total: <b>{got:.4g}</b> of {most:.4g} points '
+            f"({e(how_scored(view))}).</p>", "<table><tr><th>Lesson</th><th>Score</th></tr>"]
     for lesson in view.lessons:
         cur = view.current.get((learner, lesson.id))
         body.append(f"<tr><td>{lesson.number:02d} · {e(lesson.title)}</td><td>"
-                    f"{'—' if cur is None else f'{cur.score:.0%}'}</td></tr>")
+                    f"{shown_score(view, learner, lesson) or '—'}</td></tr>")
     body.append("</table>")
     for lesson in view.lessons:
         cur, blocks = lesson_blocks(view, learner, lesson)
-        title, score = heading(lesson, cur)
+        title, score = heading(view, learner, lesson)
         klass = "ok" if cur and cur.passed else "bad"
         body.append(f'<h2>{e(title)}<span class="score {klass}">{e(score)}</span></h2>')
         cases = []
@@ -195,6 +248,12 @@ def html_page(view, learner):
                 cases = []
             if kind == "status":
                 body.append(f'<p class="{klass}"><b>{e(text)}</b></p>')
+            elif kind == "points":
+                body.append(f"<p>Points: {e(text)}</p>")
+            elif kind in ("override", "comment"):
+                body.append(f'<div class="hint {kind}">{e(text)}</div>')
+            elif kind == "timing":
+                body.append(f'<p class="timing">{e(text)}</p>')
             elif kind == "file":
                 body.append(f'<p class="muted">File: <code>{e(text)}</code></p>')
             elif kind == "why":

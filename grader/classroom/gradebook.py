@@ -18,11 +18,46 @@ from importlib import metadata
 from pathlib import Path
 
 from grader.errors import GraderError
+from grader.judge import points
 from grader.sources import code_digest
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 8
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
+ROSTER = """
+CREATE TABLE roster (                       -- the course's learners, from --roster
+    id TEXT PRIMARY KEY,                    -- the learner's folder name
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    section TEXT NOT NULL,
+    sis_id TEXT NOT NULL);
+"""
+EXTENSIONS = """
+CREATE TABLE extensions (                   -- from extensions.csv
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,                   -- a lesson id, or '*': every lesson
+    due TEXT,                               -- the new due date (ISO), or
+    days REAL,                              -- days added to the lesson's own
+    PRIMARY KEY (learner, lesson));
+"""
+NOTES = """
+CREATE TABLE overrides (                    -- `grader override`: the latest per learner x lesson counts
+    id INTEGER PRIMARY KEY,
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,
+    score REAL NOT NULL,                    -- in the lesson's points
+    comment TEXT NOT NULL,
+    sha256 TEXT,                            -- the submission it was made for (NULL: none)
+    by TEXT NOT NULL,                       -- the OS user who made it
+    at TEXT NOT NULL);
+CREATE TABLE comments (                     -- `grader comment`
+    id INTEGER PRIMARY KEY,
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,
+    text TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL);
+"""
 SCHEMA = """
 CREATE TABLE learners (
     id TEXT PRIMARY KEY,
@@ -32,13 +67,19 @@ CREATE TABLE lessons (
     number INTEGER NOT NULL,
     title TEXT NOT NULL,
     version TEXT NOT NULL,
-    hints TEXT NOT NULL);                  -- JSON list of the hint tiers' titles
+    hints TEXT NOT NULL,                   -- JSON list of the hint tiers' titles
+    points REAL NOT NULL DEFAULT 1,        -- what the lesson is worth (grader.judge.points)
+    rule TEXT,                             -- JSON of its points.Rule (NULL: the default rule)
+    due TEXT,                              -- ISO moment it is due (NULL: no due date)
+    late TEXT);                            -- JSON of its course.late.Late (NULL: none)
 CREATE TABLE submissions (
     id INTEGER PRIMARY KEY,
     learner TEXT NOT NULL REFERENCES learners(id),
     lesson TEXT NOT NULL,
     path TEXT NOT NULL,
     sha256 TEXT NOT NULL,
+    handed_in TEXT,                        -- ISO moment, as the class's source says (course.handed_in)
+    handed_in_from TEXT,                   -- which source said it
     UNIQUE (learner, lesson, sha256));
 CREATE TABLE results (
     id INTEGER PRIMARY KEY,
@@ -81,7 +122,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-"""
+""" + ROSTER + EXTENSIONS + NOTES
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -106,7 +147,19 @@ ALTER TABLE results ADD COLUMN notes TEXT;
 MIGRATE_FROM_3 = """
 ALTER TABLE learners ADD COLUMN withdrawn TEXT;
 """
-MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3}    # from version N to N + 1
+MIGRATE_FROM_4 = ROSTER
+MIGRATE_FROM_5 = """
+ALTER TABLE lessons ADD COLUMN points REAL NOT NULL DEFAULT 1;
+ALTER TABLE lessons ADD COLUMN rule TEXT;
+"""
+MIGRATE_FROM_6 = """
+ALTER TABLE lessons ADD COLUMN due TEXT;
+ALTER TABLE lessons ADD COLUMN late TEXT;
+ALTER TABLE submissions ADD COLUMN handed_in TEXT;
+ALTER TABLE submissions ADD COLUMN handed_in_from TEXT;
+""" + EXTENSIONS
+MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
+              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 
 
@@ -215,13 +268,46 @@ class Gradebook:
                 self.db.executemany("UPDATE learners SET withdrawn = ? WHERE id = ?",
                                     [(time.strftime("%Y-%m-%dT%H:%M:%S%z"), l) for (l,) in gone])
 
-    def add_lessons(self, lessons):
-        """Record each lesson as graded now: number, title, version and hint titles."""
+    def set_roster(self, members):
+        """Replace the roster with `members` (course.roster.Member), in one transaction."""
+        with self.db:
+            self.db.execute("DELETE FROM roster")
+            self.db.executemany("INSERT INTO roster VALUES (?, ?, ?, ?, ?)",
+                                [m.row() for m in members])
+
+    def roster_ids(self):
+        return [i for (i,) in self.db.execute("SELECT id FROM roster ORDER BY rowid")]
+
+    def add_lessons(self, lessons, course=None):
+        """Record each lesson as graded now: number, title, version, hint titles and what it is
+        worth under `course` (a course.config.Course; None: the default points)."""
+        rule = course.rule if course else (lambda lesson_id: points.DEFAULT)
+        due = course.due.get if course else (lambda lesson_id: None)
+        late = course.late_policy if course else (lambda lesson_id: None)
         with self.db:
             self.db.executemany(
-                "INSERT OR REPLACE INTO lessons VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO lessons (id, number, title, version, hints, points, rule, "
+                "due, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(l.id, l.entry.number, l.entry.title, lesson_version(l),
-                  json.dumps([title for title, _ in l.prose.hints])) for l in lessons])
+                  json.dumps([title for title, _ in l.prose.hints]), rule(l.id).points,
+                  rule(l.id).to_json(), due(l.id) and due(l.id).isoformat(),
+                  late(l.id) and late(l.id).to_json()) for l in lessons])
+
+    def set_extensions(self, extensions):
+        """Replace the extensions with `extensions` (course.extensions.Extension)."""
+        with self.db:
+            self.db.execute("DELETE FROM extensions")
+            self.db.executemany("INSERT INTO extensions VALUES (?, ?, ?, ?)",
+                                [e.row() for e in extensions])
+
+    def note_handed_in(self, times):
+        """(learner, lesson, sha256, when, source) of each submission found this run."""
+        with self.db:
+            self.db.executemany(
+                "UPDATE submissions SET handed_in = ?, handed_in_from = ? WHERE learner = ? AND "
+                "lesson = ? AND sha256 = ?", [(when and when.isoformat(), source, learner,
+                                               lesson, sha) for learner, lesson, sha, when, source
+                                              in times])
 
     def up_to_date(self, learner, lesson, sha256):
         """Whether the current result of learner x lesson graded this very file, against this

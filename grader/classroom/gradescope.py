@@ -1,13 +1,12 @@
 """Gradescope's autograder results (results.json) for one learner, from the gradebook.
 
-A lesson is one test, numbered as the lesson, worth the lesson's points (grader.judge.points; its
-score, as in grades.csv); each of its cases is a test worth nothing that shows passed or failed.
+A lesson is one test, numbered as the lesson, worth the lesson's points (grader.judge.points, as the gradebook
+stores them; its score as in grades.csv); each of its cases is a test worth nothing that shows passed or failed.
 Hidden cases are shown `after_published` or kept `hidden`, as the instructor chooses; they carry
 only their name, probe and the grader's verdict. Gradescope keeps a submission's total from the
 student while any of its tests is `after_published`, until the instructor publishes the grades.
 Every output is Markdown built by feedback's Markdown layer, so learner text in it is escaped.
 """
-from grader.judge import points
 from . import feedback
 
 VISIBILITIES = ("after_published", "hidden", "after_due_date", "visible")
@@ -30,9 +29,9 @@ def results(view, learner, hidden_visibility="after_published", seconds=0):
     for lesson in view.lessons:
         n = lesson.number
         cur = view.current.get((learner, lesson.id))
-        score = 0.0 if cur is None or cur.fault else round(cur.score, 6)
+        score = round(view.earned(learner, lesson.id) or 0.0, 6)
         tests.append({"name": f"Lesson {n:02d} · {lesson.title}", "number": str(n),
-                      "score": score, "max_score": points.most(lesson),
+                      "score": score, "max_score": lesson.points,
                       "status": "passed" if cur is not None and cur.passed else "failed",
                       "output": lesson_output(view, learner, lesson), "output_format": "md",
                       "tags": [lesson.id], "visibility": "visible"})

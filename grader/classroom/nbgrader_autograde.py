@@ -11,6 +11,7 @@ phrase, and in the score cell the rest and the lesson's points, the only output 
 Whatever the notebook's copies of those cells held is dropped, so nothing the learner wrote there
 changes a verdict. Any other notebook of the course is executed as nbgrader always does.
 """
+import json
 import threading
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from nbgrader.preprocessors import Execute
 from traitlets import Bool
 
 from grader.errors import GraderError
+from grader.judge import points
 from grader.lessons import lesson as lessons, roadmap
 from grader.notebooks import nbgrader_export as layout
 from grader.runner import sandbox
@@ -146,11 +148,21 @@ class WorkbookGrading(Execute):
             raise GradingFailed(f"{path}: {graded.row['error']}")
         return graded.row, path
 
+    def rule(self, lesson):
+        """The lesson's points.Rule, as `grader export nbgrader` wrote it into the course."""
+        path = Path(CourseDirectory(config=self.config).root) / layout.POINTS
+        try:
+            rules = json.loads(path.read_text())
+        except (OSError, ValueError):      # a course exported before points were written
+            return points.DEFAULT
+        return points.Rule.of_json(rules.get(lesson.id)) if isinstance(rules, dict) else \
+            points.DEFAULT
+
     def write_verdicts(self, lesson, learner, row, path, cells):
         """Each block of the learner's feedback into the cell it is about; the score last."""
         info = LessonInfo(lesson.id, lesson.entry.number, lesson.entry.title,
-                          [title for title, _ in lesson.prose.hints])
-        cur = Current.of_row(lesson.id, row, path)
+                          [title for title, _ in lesson.prose.hints], self.rule(lesson))
+        cur = Current.of_row(lesson.id, row, path).earn(info.rule)
         _, blocks = feedback.lesson_blocks(ClassView([info], [learner], {(learner, lesson.id): cur},
                                                      []), learner, info)
         texts = {gid: [] for gid in cells}
@@ -169,6 +181,6 @@ class WorkbookGrading(Execute):
                 cell.outputs.append(stream("\n".join(lines)))
         most = cells[score].metadata.nbgrader["points"]
         cells[score].outputs += [
-            stream(f"Score: {row['score']:.4g} of {most:g} {'point' if most == 1 else 'points'}"),
-            nbformat.v4.new_output("execute_result", data={"text/plain": repr(float(row["score"]))},
+            stream(f"Score: {cur.earned:.4g} of {most:g} {'point' if most == 1 else 'points'}"),
+            nbformat.v4.new_output("execute_result", data={"text/plain": repr(float(cur.earned))},
                                    execution_count=None)]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import GraderError
+from .course.handed_in import TIME_FILES
 from grader.answers import MAX_NOTEBOOK, MAX_SOURCE, read_answer
 from grader.notebooks.read import learners_folder
 from . import filenames, learnerfiles
@@ -314,7 +315,8 @@ class Learner:
         for entry in entries:
             link = entry.target if entry.kind == "link" else None
             if entry.suffix not in SUFFIXES and link is None:
-                self.note(None, entry.parts, why_not(entry.name))
+                if entry.name not in TIME_FILES:     # a platform's record of when, not work
+                    self.note(None, entry.parts, why_not(entry.name))
                 continue
             parent = entry.parts[-2] if len(entry.parts) > 1 else self.folder.name
             lesson_id, why = self.matcher.lesson_of(self.folder, entry, parent,

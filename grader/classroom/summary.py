@@ -88,6 +88,12 @@ def summary(done, lessons, out, sandboxed, dropped=False):
                      + ("left out of the exports (--drop)" if dropped else
                         "marked withdrawn in grades.csv (--drop leaves them out)")
                      + f"; their results stay in the gradebook: {names(done.withdrawn)}")
+    if done.absent:
+        lines.append(f"\nOn the roster with no folder in the class ({plural(len(done.absent), 'learner')}; "
+                     f"nothing submitted): {names(done.absent)}")
+    if done.off_roster:
+        lines.append(f"\nGraded, but not on the roster ({plural(len(done.off_roster), 'learner')}): "
+                     f"{names(done.off_roster)}")
     lines.append(f"\nWritten from the gradebook: {out / 'gradebook.sqlite'}, {out / 'grades.csv'}, "
                  f"{out / 'feedback'}/, {out / 'gradescope'}/")
     return lines, 1 if done.faults else 0

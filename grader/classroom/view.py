@@ -3,6 +3,13 @@ from a run's memory."""
 import json
 from dataclasses import dataclass, field
 
+from grader.judge.points import DEFAULT, Rule
+from .course import dates, notes as course_notes
+from .course.extensions import Extension
+from .course.late import Late
+from .course.roster import Member
+from .course.schedule import Timing, timing
+
 
 @dataclass
 class LessonInfo:
@@ -10,6 +17,13 @@ class LessonInfo:
     number: int
     title: str
     hints: list
+    rule: Rule = DEFAULT            # its points and how they are earned (grader.judge.points)
+    due: object = None              # an aware datetime, or None
+    late: Late = None               # the late policy (course.late)
+
+    @property
+    def points(self):
+        return self.rule.points
 
 
 @dataclass
@@ -31,6 +45,21 @@ class Current:
     path: str
     cases: list = field(default_factory=list)    # dicts: name, public, passed, verdict, probe, shown
     notes: list = field(default_factory=list)    # for the learner; they never change the score
+    earned: float = None    # the points this result earns, under its lesson's rule
+    timing: Timing = None   # when it was handed in and due, and what the late policy did
+    sha256: str = None      # of the submission graded
+
+    def __post_init__(self):
+        if self.earned is None:
+            self.earned = self.score
+
+    def earn(self, rule):
+        """Set `earned`: the points `rule` gives these cases (grader.judge.points); under the
+        default rule, the score the result was graded with."""
+        self.earned = self.score if rule == DEFAULT else rule.earned(
+            ((c["name"], c["public"], c["passed"]) for c in self.cases),
+            error=bool(self.error), broken=bool(self.violations))
+        return self
 
     @classmethod
     def of_row(cls, lesson, row, path, graded_at=""):
@@ -40,7 +69,7 @@ class Current:
                    row["fault"], row["hint"], row["violations"], row["diagnosis"], graded_at,
                    str(path), [case_view(c["name"], c["public"], c["passed"], c["verdict"],
                                          c["probe"], c["shown"]) for c in row["cases"]],
-                   list(row.get("notes") or []))
+                   list(row.get("notes") or []), row["score"])
 
 
 def case_view(name, public, passed, verdict, probe, shown):
@@ -59,13 +88,43 @@ class ClassView:
     current: dict                   # (learner, lesson id) -> Current
     ungraded: list                  # (learner, lesson, path, reason)
     withdrawn: set = field(default_factory=set)     # learners whose folder is gone
+    roster: dict = field(default_factory=dict)      # learner -> course.roster.Member (may be empty)
+    overrides: dict = field(default_factory=dict)   # (learner, lesson) -> course.notes.Override
+    comments: dict = field(default_factory=dict)    # (learner, lesson) -> [course.notes.Comment]
+
+    def earned(self, learner, lesson_id):
+        """The points learner x lesson counts for: the instructor's override, else the current
+        result's (None: nothing graded, or the grader failed)."""
+        override = self.overrides.get((learner, lesson_id))
+        if override is not None:
+            return override.score
+        cur = self.current.get((learner, lesson_id))
+        return None if cur is None or cur.fault else cur.earned
+
+    def override_stale(self, learner, lesson_id):
+        """Whether the submission an override was made for has changed since."""
+        override = self.overrides.get((learner, lesson_id))
+        cur = self.current.get((learner, lesson_id))
+        return override is not None and (cur.sha256 if cur else None) != override.sha256
+
+    @property
+    def off_roster(self):
+        """Learners graded from a folder whose id is not on the roster (none without a roster)."""
+        return {l for l in self.learners if self.roster and l not in self.roster}
+
+    def status(self, learner):
+        """What grades.csv's `status` says of `learner` ("" for a learner on the roster, present)."""
+        if learner in self.withdrawn:
+            return "withdrawn"
+        return "not on the roster" if learner in self.off_roster else ""
 
     def present(self):
         """The view without the learners who withdrew (their history stays in the gradebook)."""
         keep = [l for l in self.learners if l not in self.withdrawn]
         return ClassView(self.lessons, keep, {k: c for k, c in self.current.items()
                                               if k[0] not in self.withdrawn},
-                         [u for u in self.ungraded if u[0] not in self.withdrawn], set())
+                         [u for u in self.ungraded if u[0] not in self.withdrawn], set(),
+                         self.roster, self.overrides, self.comments)
 
     def lesson(self, lesson_id):
         return next(l for l in self.lessons if l.id == lesson_id)
@@ -75,27 +134,41 @@ class ClassView:
 
 
 def load(db):
-    lessons = [LessonInfo(i, n, t, json.loads(h)) for i, n, t, h in db.execute(
-        "SELECT id, number, title, hints FROM lessons ORDER BY number, id")]
+    lessons = [LessonInfo(i, n, t, json.loads(h), Rule.of_json(rule), dates.of_text(due),
+                          Late.of_json(late)) for i, n, t, h, rule, due, late in db.execute(
+        "SELECT id, number, title, hints, rule, due, late FROM lessons ORDER BY number, id")]
+    info = {l.id: l for l in lessons}
+    extensions = {(e.learner, e.lesson): e for e in (Extension(*row) for row in db.execute(
+        "SELECT learner, lesson, due, days FROM extensions"))}
     people = db.execute("SELECT id, withdrawn FROM learners ORDER BY id").fetchall()
     learners = [l for l, _ in people]
     current = {}
     rows = db.execute(
         "SELECT c.learner, c.lesson, r.id, r.score, r.passed, r.cases_passed, r.cases_total, r.error, "
         "COALESCE(r.feedback_error, r.error), r.error_line, r.fault, r.hint, r.violations, "
-        "r.diagnosis, r.graded_at, s.path, r.notes FROM current c "
+        "r.diagnosis, r.graded_at, s.path, r.notes, s.handed_in, s.handed_in_from, s.sha256 "
+        "FROM current c "
         "JOIN results r ON r.id = c.result JOIN submissions s ON s.id = r.submission")
     by_id = {}
     for (learner, lesson, rid, score, passed, cp, ct, error, ferror, line, fault, hint, violations,
-         diagnosis, at, path, notes) in rows.fetchall():
+         diagnosis, at, path, notes, handed_in, source, sha) in rows.fetchall():
         cur = Current(lesson, score, bool(passed), cp, ct, error, ferror, line, bool(fault), hint,
                       json.loads(violations), json.loads(diagnosis), at, path,
-                      notes=json.loads(notes or "[]"))
+                      notes=json.loads(notes or "[]"), sha256=sha)
+        known = info.get(lesson) or LessonInfo(lesson, 0, lesson, [])
+        cur.timing = timing(known.due, known.late, extensions, learner, lesson,
+                            dates.of_text(handed_in), source)
         current[learner, lesson] = by_id[rid] = cur
     for rid, *case in db.execute(
             "SELECT result, name, public, passed, verdict, probe, shown FROM case_results "
             "WHERE result IN (SELECT result FROM current) ORDER BY result, position"):
         by_id[rid].cases.append(case_view(*case))
+    for (learner, lesson), cur in current.items():
+        cur.earn(info[lesson].rule if lesson in info else DEFAULT)
+        cur.earned *= cur.timing.kept
     ungraded = db.execute("SELECT learner, lesson, path, reason FROM ungraded "
                           "ORDER BY learner, lesson, path").fetchall()
-    return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone})
+    roster = {row[0]: Member(*row) for row in db.execute(
+        "SELECT id, name, email, section, sis_id FROM roster ORDER BY rowid")}
+    return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone},
+                     roster, *course_notes.load(db))

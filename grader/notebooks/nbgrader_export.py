@@ -17,6 +17,7 @@ lesson away when both are released at once: `export` warns, and with `given="lat
 an assignment of its own, to release once the earlier lesson is due.
 """
 import ast
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from grader.files import write_atomic
 from grader.judge import points
 
 CHECKER = Path(__file__).with_name("workbook_examples.py")
+POINTS = "workbook_points.json"     # each lesson's points.Rule, for nbgrader_autograde
 CONFIG = """\
 # nbgrader configuration for the Transformer Workbook course (written by `grader export nbgrader`).
 # `nbgrader autograde` grades the lesson notebooks with the workbook's grader, in its sandbox: run
@@ -55,7 +57,7 @@ c.Autograde.autograde_preprocessors = [
 """
 SCORE = """\
 # Your score for this lesson. The workbook's grader computes it when your work is graded, from
-# your answer cell alone: the examples above and the hidden cases, each case worth the same.
+# your answer cell alone: the examples above and the hidden cases, {how}.
 import os
 if os.environ.get("NBGRADER_EXECUTION") == "autograde":
     raise RuntimeError("this course is graded by the workbook's grader: run `nbgrader autograde` "
@@ -100,24 +102,26 @@ def hidden_cell(lesson, count):
         metadata=meta(f"{lesson.id}-hidden", locked=True))
 
 
-def score_cell(lesson):
-    return nbformat.v4.new_code_cell(SCORE.rstrip("\n"), metadata=meta(
-        score_id(lesson), grade=True, locked=True, points=points.most(lesson)))
+def score_cell(lesson, rule=points.DEFAULT):
+    how = "each case worth the same" if rule == points.DEFAULT else f"scored {rule.describe()}"
+    source = SCORE.replace("{how}", how).rstrip("\n")
+    return nbformat.v4.new_code_cell(source, metadata=meta(
+        score_id(lesson), grade=True, locked=True, points=points.most(lesson, rule)))
 
 
 def score_id(lesson):
     return f"{lesson.id}-score"
 
 
-def grader_cells(lesson):
+def grader_cells(lesson, rule=points.DEFAULT):
     """The grader's cells, after the answer cell: the examples, the hidden cases, the score."""
     examples = lesson.prose.public_examples()
     hidden = sum(not c.public for c in lesson.cases)
     return [*(example_cell(lesson, i, e) for i, e in enumerate(examples, 1)),
-            *([hidden_cell(lesson, hidden)] if hidden else []), score_cell(lesson)]
+            *([hidden_cell(lesson, hidden)] if hidden else []), score_cell(lesson, rule)]
 
 
-def source_notebook(lesson):
+def source_notebook(lesson, rule=points.DEFAULT):
     e, p = lesson.entry, lesson.prose
     cells = [
         prose(lesson, "learn", f"# Lesson {e.number:02d} · {e.title}\n\n## Learn it\n\n"
@@ -128,7 +132,7 @@ def source_notebook(lesson):
               "your work is graded, on the examples and on hidden cases."),
         nbformat.v4.new_code_cell(lesson.reference_source.rstrip("\n"),
                                   metadata=meta(f"{lesson.id}-answer", solution=True)),
-        *grader_cells(lesson),
+        *grader_cells(lesson, rule),
     ]
     nb = nbformat.v4.new_notebook(cells=cells, metadata=dict(KERNEL))
     nb.nbformat_minor = 5
@@ -233,8 +237,12 @@ def assignments(roadmap, lessons, name=None, given="keep"):
     return placed, found
 
 
-def export(roadmap, lessons, course, name=None, course_id="transformer-workbook", given="keep"):
-    """Write the course under `course`; returns ({assignment: [notebook paths]}, [Giveaway])."""
+def export(roadmap, lessons, course, name=None, course_id="transformer-workbook", given="keep",
+           rules=None):
+    """Write the course under `course`, each lesson worth what `rules` (lesson id ->
+    points.Rule) gives it, and those rules into POINTS for autograde; returns ({assignment:
+    [notebook paths]}, [Giveaway])."""
+    rules = rules or {}
     course = Path(course).resolve()
     written = {}
     placed, giveaways = assignments(roadmap, lessons, name, given)
@@ -244,7 +252,9 @@ def export(roadmap, lessons, course, name=None, course_id="transformer-workbook"
         write_atomic(folder / CHECKER.name, CHECKER.read_text())
         for lesson in members:
             path = folder / f"{lesson.id}.ipynb"
-            write_atomic(path, text(source_notebook(lesson)))
+            write_atomic(path, text(source_notebook(lesson, rules.get(lesson.id, points.DEFAULT))))
             written.setdefault(assignment, []).append(path)
     write_atomic(course / "nbgrader_config.py", CONFIG.format(course=course_id))
+    write_atomic(course / POINTS, json.dumps({l.id: rules.get(l.id, points.DEFAULT).to_json()
+                                              for l in lessons}, indent=1))
     return written, giveaways

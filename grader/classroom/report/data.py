@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from .. import view as class_view
+from ..course.handed_in import SOURCES
 
 SYMPTOM = "symptom:"
 
@@ -144,6 +145,8 @@ class ClassReport:
     ungraded: list = field(default_factory=list)    # (learner, lesson, file, why) of every file
                                                     # not graded: archives, misnamed, duplicates
     withdrawn: list = field(default_factory=list)   # learners left out: their folder is gone
+    off_roster: list = field(default_factory=list)  # graded from a folder not on the roster
+    handed_in_from: dict = field(default_factory=dict)  # where hand-in times came from -> learners
 
     @property
     def lesson_count(self):
@@ -232,6 +235,15 @@ def lesson_report(v, lesson, statuses):
     return report
 
 
+def time_sources(v):
+    """{what a hand-in time was read from (in words): the learners it was read from for}."""
+    found = defaultdict(set)
+    for (learner, _), cur in v.current.items():
+        if cur.timing is not None and cur.timing.source:
+            found[SOURCES[cur.timing.source]].add(learner)
+    return {source: sorted(who) for source, who in sorted(found.items())}
+
+
 def build(db):
     """The ClassReport of the gradebook open on `db`: the class as it is now (learners whose
     folder is gone are left out, and named)."""
@@ -240,8 +252,8 @@ def build(db):
     statuses = case_statuses(db)
     lessons = [lesson_report(v, lesson, statuses) for lesson in v.lessons]
     totals = Counter()
-    for (learner, _), cur in v.current.items():
-        totals[learner] += 0 if cur.fault else cur.score
+    for learner in v.learners:
+        totals[learner] += sum(v.earned(learner, l.id) or 0 for l in v.lessons)
     graded = {learner for learner, _ in v.current}
     files = {l: [(u[2], u[3]) for u in v.notes(l) if u[2]] for l in v.learners}
     nothing = [l for l in v.learners if l not in graded and not files[l]]
@@ -251,4 +263,4 @@ def build(db):
     only_stubs = [l for l in v.learners if l in stubbed and l not in worked]
     return ClassReport(v.learners, lessons, {l: totals[l] for l in v.learners}, nothing,
                        ungradable, only_stubs, [u for u in v.ungraded if u[2]],
-                       sorted(whole.withdrawn))
+                       sorted(whole.withdrawn), sorted(v.off_roster), time_sources(v))

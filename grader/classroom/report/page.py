@@ -206,6 +206,13 @@ def nothing_section(report):
         out.append(f'<p class="muted" id="withdrawn">Left out of this report, their folder being '
                    f"gone from the class (the gradebook keeps their results): "
                    f"{names(report.withdrawn)}.</p>")
+    if report.handed_in_from:
+        out.append('<h3>When work was handed in</h3><ul id="handed-in">' + "".join(
+            f'<li data-source="{e(source)}">From {e(source)}: {names(who)}</li>'
+            for source, who in report.handed_in_from.items()) + "</ul>")
+    if report.off_roster:
+        out.append(f'<p id="off-roster">Graded, but not on the roster (a folder in the class whose '
+                   f"name is no roster id): {names(report.off_roster)}.</p>")
     return "\n".join(out)
 
 

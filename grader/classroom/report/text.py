@@ -68,5 +68,9 @@ def print_report(console, report):
                       "report lists them, with the reasons).")
     if report.withdrawn:
         console.print(f"Left out, their folder being gone: {terminal(', '.join(report.withdrawn))}")
+    for source, who in report.handed_in_from.items():
+        console.print(f"Hand-in time from {source}: {terminal(', '.join(who))}")
+    if report.off_roster:
+        console.print(f"Graded, but not on the roster: {terminal(', '.join(report.off_roster))}")
     console.print(f"{plural(len(report.learners), 'learner')}, "
                   f"{plural(report.lesson_count, 'lesson')}.")
