@@ -1,7 +1,8 @@
 """Answers written the way learners write them, graded for real: every right_* passes, every wrong_* fails.
 
 The corpus lives in tests/learners/NN/, one folder per lesson. Each wrong_* file starts with a comment
-that says what its learner did wrong. Answers the grader currently judges wrongly are listed in
+that says what its learner did wrong; one that differs from another answer in a few functions holds
+only those, under `# varies: right_x.py` (grader.lessons.corpus.answer_source). Answers the grader currently judges wrongly are listed in
 KNOWN below and marked xfail(strict=True): the suite stays green, the problem stays visible, and the
 mark has to go once the lesson's cases are fixed.
 """
@@ -11,6 +12,7 @@ import pytest
 from conftest import ROOT
 from grader.judge.grade import grade_file
 from grader.lessons import lesson, roadmap
+from grader.lessons.corpus import answer_source
 
 CORPUS = ROOT / "tests" / "learners"
 
@@ -57,7 +59,7 @@ def test_known_entries_exist():
 @pytest.mark.slow
 @pytest.mark.parametrize("path", list(_answers()))
 def test_learner_answer(path, pool):
-    result = grade_file(_lesson(path.parent.name), path, pool)
+    result = grade_file(_lesson(path.parent.name), path, pool, data=answer_source(path).encode())
     failed = [f"{r.case.name}: {r.verdict.message}" for r in result.cases if not r.verdict.passed]
     if path.name.startswith("right_"):
         assert result.passed, (result.error, result.violations, failed)

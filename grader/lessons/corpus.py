@@ -4,7 +4,11 @@
 specific explanation: a known mistake, a symptom, or none. The corpus was written from the
 lessons' READMEs alone, not from the mistakes or the symptom code, so the rate it gives is an
 honest measure of how feedback generalises.
+
+An answer that differs from another in a few functions holds only those: its second line says
+`# varies: right_x.py`, and answer_source puts its definitions in place of that answer's.
 """
+import ast
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +17,65 @@ from grader.judge.grade import grade_file
 from grader.runner.workers import Pool, preload_for
 
 from . import build
+
+VARIES = "# varies: "
+
+
+class CorpusError(ValueError):
+    """A corpus answer that cannot be read as a whole file."""
+
+
+def definitions(tree):
+    """{name: node} of a module's top-level functions, classes and single-name assignments."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found[node.name] = node
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1
+              and isinstance(node.targets[0], ast.Name)):
+            found[node.targets[0].id] = node
+    return found
+
+
+def lines_of(node):
+    """The node's first and last line (decorators included), counted from 1."""
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]), node.end_lineno
+
+
+def answer_source(path):
+    """The whole file a corpus answer stands for: the file itself, or, when its second line says
+    `# varies: right_x.py`, that answer with each definition this file holds in place of the one
+    of the same name (one it lacks goes at the end), under this file's first line."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    head = text.splitlines(keepends=True)[:2]
+    if len(head) < 2 or not head[1].startswith(VARIES):
+        return text
+    base_path = path.with_name(head[1][len(VARIES):].strip())
+    if not base_path.is_file() or base_path == path:
+        raise CorpusError(f"{path.name} varies {base_path.name}, which is not another answer here")
+    base = base_path.read_text(encoding="utf-8")
+    if base.splitlines()[1:2] and base.splitlines()[1].startswith(VARIES):
+        raise CorpusError(f"{path.name} varies {base_path.name}, which varies another in turn")
+    tree = ast.parse(text, str(path))
+    ours = definitions(tree)
+    if len(ours) != len(tree.body):
+        raise CorpusError(f"{path.name} varies {base_path.name}: it may hold only definitions")
+    base_lines, own_lines = base.splitlines(keepends=True), text.splitlines(keepends=True)
+    theirs = definitions(ast.parse(base, str(base_path)))
+
+    def own(node):
+        first, last = lines_of(node)
+        return "".join(own_lines[first - 1:last]).rstrip("\n") + "\n"
+    out, line = [head[0]], 1
+    for name, node in sorted(((n, d) for n, d in theirs.items() if n in ours),
+                             key=lambda item: item[1].lineno):
+        first, last = lines_of(node)
+        out += base_lines[line - 1:first - 1] + [own(ours[name])]
+        line = last + 1
+    out += base_lines[line - 1:]
+    out += ["\n\n" + own(node) for name, node in ours.items() if name not in theirs]
+    return "".join(out)
 
 
 @dataclass
@@ -48,7 +111,7 @@ def measure(roadmap, folder, only=None):
         for number, paths in sorted(files.items()):
             lesson, tally = lessons[number], Tally(lessons[number].id)
             for path in paths:
-                result = grade_file(lesson, path, pool)
+                result = grade_file(lesson, path, pool, data=answer_source(path).encode())
                 if path.name.startswith("right_"):
                     tally.right += 1
                     tally.right_passed += result.passed

@@ -1,28 +1,5 @@
 # mistake: causal_attention always builds a square mask from Tk and keeps its first Tq rows
-"""Lesson 03: the causal mask, and causal attention."""
-import numpy as np
-
-
-def softmax(x, axis=-1):
-    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def attention(q, k, v, mask=None):
-    """Scaled dot-product attention (lesson 02): softmax(q k^T / sqrt(d), masked) @ v.
-
-    q (..., Tq, d), k (..., Tk, d), v (..., Tk, dv); mask broadcastable to (..., Tq, Tk), True means
-    "may attend". Returns (..., Tq, dv).
-    """
-    d = q.shape[-1]
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d)
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    weights = softmax(scores, axis=-1)
-    return weights @ v
-
+# varies: right_loops_2.py
 
 def causal_mask(t_q, t_k=None):
     """The causal mask for t_q queries that are the last t_q positions of t_k keys.

@@ -1,55 +1,5 @@
 # mistake: own attention whose softmax runs over the head axis (-3) instead of the key axis
-"""Lesson 08: causal multi-head self-attention, built from the pieces of lessons 01, 02, 03 and 07."""
-import numpy as np
-
-
-def softmax(x, axis=-1):
-    """Softmax of `x` along `axis` (lesson 01): stable, every slice sums to 1."""
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def causal_mask(t_q, t_k=None):
-    """Boolean (t_q, t_k) mask (lesson 03): True where a query may attend to a key.
-
-    Query i sits at absolute position t_k - t_q + i and may see key j iff j <= t_k - t_q + i.
-    With t_k omitted, t_k = t_q and the mask is the lower triangle, diagonal included.
-    """
-    t_k = t_q if t_k is None else t_k
-    query_pos = np.arange(t_q)[:, None] + (t_k - t_q)
-    key_pos = np.arange(t_k)[None, :]
-    return key_pos <= query_pos
-
-
-def attention(q, k, v, mask=None):
-    """Scaled dot-product attention (lesson 02).
-
-    q: (..., Tq, d), k: (..., Tk, d), v: (..., Tk, dv); mask: booleans broadcastable to
-    (..., Tq, Tk), True where a query may attend to a key. Returns (..., Tq, dv).
-    """
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    return softmax(scores, axis=-1) @ v
-
-
-def causal_attention(q, k, v):
-    """Attention in which every query sees only its own and earlier key positions (lesson 03)."""
-    return attention(q, k, v, mask=causal_mask(q.shape[-2], k.shape[-2]))
-
-
-def split_heads(x, n_heads):
-    """(..., T, D) -> (..., H, T, D/H) (lesson 07): head h holds columns h*D/H to (h+1)*D/H."""
-    *batch, t, d = x.shape
-    return np.swapaxes(x.reshape(*batch, t, n_heads, d // n_heads), -3, -2)
-
-
-def merge_heads(x):
-    """(..., H, T, D/H) -> (..., T, D) (lesson 07): the inverse of split_heads."""
-    *batch, h, t, hd = x.shape
-    return np.swapaxes(x, -3, -2).reshape(*batch, t, h * hd)
-
+# varies: right_fused.py
 
 def mha_forward(x, Wq, Wk, Wv, Wo, n_heads):
     """Causal multi-head self-attention.

@@ -1,43 +1,5 @@
 # mistake: both sub-layers read the block input, so the MLP does not see attention's update
-"""Lesson 12: a GPT-2 forward pass in PyTorch, from a state dict that uses GPT-2's own names."""
-import math
-
-import torch
-import torch.nn.functional as F
-
-
-# ---------------------------------------------------------------------------------------------
-# Given: your work from earlier lessons (04 GELU, 05 layer norm), written in torch.
-# Call these; your code goes further down.
-# ---------------------------------------------------------------------------------------------
-
-def gelu(z):
-    """GELU in its tanh form (lesson 04): 0.5 z (1 + tanh(sqrt(2/pi) (z + 0.044715 z^3))).
-
-    This is the GELU that GPT-2 uses ("gelu_new" in the transformers library).
-    z: a float64 tensor of any shape. Returns a tensor of the same shape.
-    """
-    inner = math.sqrt(2.0 / math.pi) * (z + 0.044715 * z ** 3)
-    return 0.5 * z * (1.0 + torch.tanh(inner))
-
-
-def layer_norm(x, gamma, beta, eps=1e-5):
-    """Layer normalization over the last dimension (lesson 05).
-
-    x: a float64 tensor of shape (..., D); gamma, beta: tensors of shape (D,).
-    Returns (x - mean) / sqrt(var + eps) * gamma + beta, with the mean and the population variance
-    taken over the last dimension. eps=1e-5 is GPT-2's layer_norm_epsilon.
-    """
-    mean = x.mean(dim=-1, keepdim=True)
-    centred = x - mean
-    var = (centred ** 2).mean(dim=-1, keepdim=True)
-    return centred / torch.sqrt(var + eps) * gamma + beta
-
-
-# ---------------------------------------------------------------------------------------------
-# Your turn. `prefix` names one block's parameters, e.g. "transformer.h.0." for the first block:
-# params[prefix + "attn.c_attn.weight"] is that block's fused query/key/value weight.
-# ---------------------------------------------------------------------------------------------
+# varies: right_manual.py
 
 def causal_self_attention(x, params, prefix, n_heads):
     """GPT-2's causal multi-head self-attention, with the fused QKV projection.
@@ -62,16 +24,6 @@ def causal_self_attention(x, params, prefix, n_heads):
     y = att @ v
     y = y.transpose(1, 2).reshape(B, T, D)
     return y @ params[prefix + "attn.c_proj.weight"] + params[prefix + "attn.c_proj.bias"]
-
-
-def mlp(x, params, prefix):
-    """GPT-2's MLP: widen to 4D with c_fc, tanh GELU, narrow back to D with c_proj.
-
-    x: (B, T, D), the block's normalised input. params[prefix + "mlp.c_fc.weight"] has shape
-    (D, 4D) and params[prefix + "mlp.c_proj.weight"] (4D, D), each with its bias. Returns (B, T, D).
-    """
-    h = gelu(x @ params[prefix + "mlp.c_fc.weight"] + params[prefix + "mlp.c_fc.bias"])
-    return h @ params[prefix + "mlp.c_proj.weight"] + params[prefix + "mlp.c_proj.bias"]
 
 
 def block(x, params, prefix, n_heads):

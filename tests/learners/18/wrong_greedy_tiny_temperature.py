@@ -1,14 +1,5 @@
 # handled temperature 0 by clamping it to 1e-8, so tied maxima share the probability
-"""Lesson 18: turning next-token logits into probabilities (temperature, top-k, top-p), and sampling."""
-import numpy as np
-
-
-def softmax(x, axis=-1):
-    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
-
+# varies: right_sorted.py
 
 def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     """The probabilities to sample the next token from.
@@ -39,18 +30,3 @@ def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
         probs = np.where(probs >= threshold, probs, 0.0)
         probs = probs / probs.sum(axis=-1, keepdims=True)
     return probs
-
-
-def sample(probs, u):
-    """Draw a token by the inverse CDF, with the uniform number u given.
-
-    probs: (V,) or (..., V), each row summing to 1. u: a float in [0, 1) for a single row, or an
-    array of shape (...) with one number per row.
-    Returns the token index i with cdf[i - 1] <= u < cdf[i] (cdf the running sum of the row):
-    an int for a single row, an int array of shape (...) for a batch.
-    """
-    cdf = np.cumsum(probs, axis=-1)
-    idx = np.sum(cdf <= np.asarray(u)[..., None], axis=-1)
-    if np.ndim(idx) == 0:
-        return int(idx)
-    return idx

@@ -1,49 +1,5 @@
 # returned a numpy integer for a single row instead of a Python int
-"""Lesson 18: turning next-token logits into probabilities (temperature, top-k, top-p), and sampling."""
-import numpy as np
-
-
-def softmax(x, axis=-1):
-    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
-    """The probabilities to sample the next token from.
-
-    logits: float64 array of shape (..., V), one row of V scores per position.
-    temperature: a float >= 0; 0 means greedy: one-hot on the first maximal logit.
-    top_k: None, or an int >= 1: keep the tokens whose logit is at least the k-th largest
-        (ties with the k-th are kept; a k above V keeps everything).
-    top_p: None, or a float in (0, 1]: after top-k, keep the smallest set of most probable tokens
-        whose probability reaches top_p, i.e. every token at least as probable as the one whose
-        share makes the running total reach top_p (ties with it are kept).
-    Applied in this order: temperature, top-k, top-p. Returns (..., V): the removed tokens get
-    probability exactly 0 and every row sums to 1.
-    """
-    logits = np.asarray(logits, dtype=np.float64)
-    if temperature == 0:
-        idx = np.argmax(logits, axis=-1)
-        out = np.zeros_like(logits)
-        np.put_along_axis(out, idx[..., None], 1.0, axis=-1)
-        return out
-    z = logits / temperature
-    if top_k is not None:
-        k = min(top_k, z.shape[-1])
-        kth = np.sort(z, axis=-1)[..., -k][..., None]
-        z = np.where(z >= kth, z, -np.inf)
-    probs = softmax(z, axis=-1)
-    if top_p is not None:
-        sorted_p = -np.sort(-probs, axis=-1)
-        before = np.cumsum(sorted_p, axis=-1) - sorted_p
-        kept = before < top_p
-        threshold = np.min(np.where(kept, sorted_p, np.inf), axis=-1, keepdims=True)
-        probs = np.where(probs >= threshold, probs, 0.0)
-        probs = probs / probs.sum(axis=-1, keepdims=True)
-    return probs
-
+# varies: right_sorted.py
 
 def sample(probs, u):
     """Draw a token by the inverse CDF, with the uniform number u given.

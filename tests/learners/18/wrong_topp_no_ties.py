@@ -1,14 +1,5 @@
 # kept the top-p prefix by position in the sort, dropping tokens tied with the last kept one
-"""Lesson 18: turning next-token logits into probabilities (temperature, top-k, top-p), and sampling."""
-import numpy as np
-
-
-def softmax(x, axis=-1):
-    """Softmax of `x` along `axis` (lesson 01): stable for huge logits and rows holding -inf."""
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
-
+# varies: right_partition.py
 
 def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
     """The probabilities to sample the next token from.
@@ -42,19 +33,3 @@ def next_token_probs(logits, temperature=1.0, top_k=None, top_p=None):
         p = np.where(keep, p, 0.0)
         p /= p.sum(-1, keepdims=True)
     return p
-
-
-def sample(probs, u):
-    """Draw a token by the inverse CDF, with the uniform number u given.
-
-    probs: (V,) or (..., V), each row summing to 1. u: a float in [0, 1) for a single row, or an
-    array of shape (...) with one number per row.
-    Returns the token index i with cdf[i - 1] <= u < cdf[i] (cdf the running sum of the row):
-    an int for a single row, an int array of shape (...) for a batch.
-    """
-    probs = np.asarray(probs)
-    u = np.asarray(u)
-    cdf = probs.cumsum(-1)
-    if probs.ndim == 1:
-        return int(np.searchsorted(cdf, u, side="right"))
-    return (cdf <= u[..., None]).sum(-1)

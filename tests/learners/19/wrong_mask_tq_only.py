@@ -1,47 +1,5 @@
 # mistake: uses causal_mask(t_new) (square over the new tokens only), which cannot cover the cached keys
-"""Lesson 19: causal multi-head attention one chunk at a time, with a cache of keys and values."""
-import numpy as np
-
-
-# ---------------------------------------------------------------------------------------------
-# Given: your work from earlier lessons (01 softmax, 03 causal mask, 07 heads). Call these; your
-# code goes further down.
-# ---------------------------------------------------------------------------------------------
-
-def softmax(x, axis=-1):
-    """Softmax of `x` along `axis` (lesson 01): stable, every slice sums to 1, exact for -inf."""
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def causal_mask(t_q, t_k=None):
-    """Boolean (t_q, t_k) mask (lesson 03): True where a query may attend to a key.
-
-    Query i sits at absolute position t_k - t_q + i and may see key j iff j <= t_k - t_q + i.
-    With t_k omitted, t_k = t_q and the mask is the lower triangle, diagonal included.
-    """
-    t_k = t_q if t_k is None else t_k
-    query_pos = np.arange(t_q)[:, None] + (t_k - t_q)
-    key_pos = np.arange(t_k)[None, :]
-    return key_pos <= query_pos
-
-
-def split_heads(x, n_heads):
-    """(..., T, D) -> (..., H, T, D/H) (lesson 07): head h holds columns h*D/H to (h+1)*D/H."""
-    *batch, t, d = x.shape
-    return np.swapaxes(x.reshape(*batch, t, n_heads, d // n_heads), -3, -2)
-
-
-def merge_heads(x):
-    """(..., H, T, D/H) -> (..., T, D) (lesson 07): the inverse of split_heads."""
-    *batch, h, t, hd = x.shape
-    return np.swapaxes(x, -3, -2).reshape(*batch, t, h * hd)
-
-
-# ---------------------------------------------------------------------------------------------
-# Your turn.
-# ---------------------------------------------------------------------------------------------
+# varies: right_einsum.py
 
 def decode_step(x_new, cache, Wq, Wk, Wv, Wo, n_heads):
     """Causal multi-head self-attention for the next tokens, given the keys and values of the past.

@@ -1,49 +1,5 @@
 # mistake: indexes the uniforms as [row][step] instead of [step][row]
-"""Lesson 20: generation with a context window, greedy or sampled, stopping at an end token."""
-import torch
-
-
-# ---------------------------------------------------------------------------------------------
-# Given: a tiny deterministic language model to generate with. The grader sends its parameters
-# as data (a function cannot travel to your code), and `generate_with_model` builds the model and
-# calls your `generate`. Read them; your code goes further down.
-# ---------------------------------------------------------------------------------------------
-
-def make_logits_fn(params):
-    """A tiny causal language model as a function `logits_fn(ids) -> logits`.
-
-    params: a dict of float64 tensors, "wte" (V, D) token embeddings, "wpe" (P, D) position
-    embeddings and "w_out" (D, V) output weights. The model reads at most P tokens at a time.
-
-    logits_fn(ids): ids is an int64 tensor (B, T) with T <= P. Returns float64 logits (B, T, V):
-    row t scores the token that follows position t, having seen positions 0..t only.
-    """
-    wte, wpe, w_out = params["wte"], params["wpe"], params["w_out"]
-    n_positions = wpe.shape[0]
-
-    def logits_fn(ids):
-        t = ids.shape[-1]
-        if t > n_positions:
-            raise ValueError(f"this model reads at most {n_positions} tokens at a time; "
-                             f"it was given {t}")
-        x = wte[ids] + wpe[:t]
-        # every position adds the mean of the positions it has read so far (0..t, causal)
-        seen = torch.cumsum(x, dim=-2) / torch.arange(1, t + 1, dtype=x.dtype)[:, None]
-        return torch.tanh(x + 2.0 * seen) @ w_out
-
-    return logits_fn
-
-
-def generate_with_model(params, ids, max_new_tokens, context, eos_id=None, temperature=0.0,
-                        uniforms=None):
-    """Your `generate` with the model `make_logits_fn(params)` (how the grader calls it)."""
-    return generate(make_logits_fn(params), ids, max_new_tokens, context, eos_id=eos_id,
-                    temperature=temperature, uniforms=uniforms)
-
-
-# ---------------------------------------------------------------------------------------------
-# Your turn.
-# ---------------------------------------------------------------------------------------------
+# varies: right_lists.py
 
 def generate(logits_fn, ids, max_new_tokens, context, eos_id=None, temperature=0.0, uniforms=None):
     """Extend every row of `ids` by up to `max_new_tokens` tokens, one at a time.

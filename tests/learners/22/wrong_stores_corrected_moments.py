@@ -1,74 +1,5 @@
 # stored the bias-corrected moments in the new state
-"""Lesson 22: one training step of a small GPT, with AdamW written by hand."""
-import math
-
-import torch
-import torch.nn.functional as F
-
-
-# ---------------------------------------------------------------------------------------------
-# Given: the model and its loss (chapter 5), and a few lines to start and run training. The
-# parameters use the names of a GPT-2 state dict in Hugging Face transformers (the output layer is
-# tied to "transformer.wte.weight"). Call these; your code goes further down.
-# ---------------------------------------------------------------------------------------------
-
-def gpt2_logits(params, ids, n_heads):
-    """Logits (B, T, V) of a GPT-2-style model for int64 token ids (B, T).
-
-    params: float64 tensors named as in a GPT-2 state dict: "transformer.wte.weight" (V, D),
-    "transformer.wpe.weight" (P, D), per block i "transformer.h.{i}.ln_1.weight" / ".bias" (D,),
-    ".attn.c_attn.weight" (D, 3D) / ".bias" (3D,), ".attn.c_proj.weight" (D, D) / ".bias",
-    ".ln_2.weight" / ".bias", ".mlp.c_fc.weight" (D, 4D) / ".bias", ".mlp.c_proj.weight" (4D, D)
-    / ".bias", and "transformer.ln_f.weight" / ".bias". Weights multiply on the right (x @ W).
-    """
-    wte, wpe = params["transformer.wte.weight"], params["transformer.wpe.weight"]
-    b, t = ids.shape
-    d = wte.shape[1]
-    hd = d // n_heads
-    x = wte[ids] + wpe[:t]
-    n_layers = len({k.split(".")[2] for k in params if k.startswith("transformer.h.")})
-    for i in range(n_layers):
-        p = lambda name: params[f"transformer.h.{i}.{name}"]
-        h = F.layer_norm(x, (d,), p("ln_1.weight"), p("ln_1.bias"), eps=1e-5)
-        q, k, v = (h @ p("attn.c_attn.weight") + p("attn.c_attn.bias")).split(d, dim=-1)
-        q, k, v = (z.view(b, t, n_heads, hd).transpose(1, 2) for z in (q, k, v))
-        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-        a = a.transpose(1, 2).reshape(b, t, d)
-        x = x + a @ p("attn.c_proj.weight") + p("attn.c_proj.bias")
-        h = F.layer_norm(x, (d,), p("ln_2.weight"), p("ln_2.bias"), eps=1e-5)
-        h = F.gelu(h @ p("mlp.c_fc.weight") + p("mlp.c_fc.bias"), approximate="tanh")
-        x = x + h @ p("mlp.c_proj.weight") + p("mlp.c_proj.bias")
-    x = F.layer_norm(x, (d,), params["transformer.ln_f.weight"], params["transformer.ln_f.bias"],
-                     eps=1e-5)
-    return x @ wte.T
-
-
-def next_token_loss(logits, ids):
-    """Mean cross-entropy of predicting ids[:, t + 1] from logits[:, t] (the last position has no
-    target). logits: (B, T, V); ids: int64 (B, T). Returns a scalar tensor."""
-    v = logits.shape[-1]
-    return F.cross_entropy(logits[:, :-1].reshape(-1, v), ids[:, 1:].reshape(-1))
-
-
-def adamw_init(params):
-    """The optimizer state before the first step: step 0, and zero moments for every parameter."""
-    return {"step": 0,
-            "m": {k: torch.zeros_like(p) for k, p in params.items()},
-            "v": {k: torch.zeros_like(p) for k, p in params.items()}}
-
-
-def train(params, batches, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
-    """Your `train_step` once per batch from a fresh state; returns (losses, params, state)."""
-    state, losses = adamw_init(params), []
-    for ids in batches:
-        loss, params, state = train_step(params, state, ids, n_heads, lr, betas, eps, weight_decay)
-        losses.append(loss)
-    return losses, params, state
-
-
-# ---------------------------------------------------------------------------------------------
-# Your turn.
-# ---------------------------------------------------------------------------------------------
+# varies: right_formula.py
 
 def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
     """One AdamW update of every parameter (as torch.optim.AdamW with these settings).
@@ -93,18 +24,3 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_de
         new_m[name] = m_hat
         new_v[name] = v_hat
     return new_params, {"step": t, "m": new_m, "v": new_v}
-
-
-def train_step(params, state, ids, n_heads, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01):
-    """One training step on the batch `ids` (int64, (B, T)).
-
-    Computes the loss of `params` on `ids` (gpt2_logits, then next_token_loss), its gradient with
-    respect to every parameter by autograd, and one adamw_step.
-    Returns (loss before the step as a Python float, new_params, new_state).
-    """
-    leaves = {k: p.detach().clone().requires_grad_(True) for k, p in params.items()}
-    loss = next_token_loss(gpt2_logits(leaves, ids, n_heads), ids)
-    loss.backward()
-    grads = {k: p.grad.detach() for k, p in leaves.items()}
-    new_params, new_state = adamw_step(params, grads, state, lr, betas, eps, weight_decay)
-    return loss.item(), new_params, new_state

@@ -1,36 +1,5 @@
 # mistake: the targets are the tokens before the inputs
-"""Lesson 23: batches of random windows from a long text, and a train/validation split."""
-import torch
-
-
-# ---------------------------------------------------------------------------------------------
-# Given: a few lines that draw several batches in a row, as a training loop does. The grader
-# calls it (you cannot send a torch.Generator to a check); your code goes further down.
-# ---------------------------------------------------------------------------------------------
-
-def draw_batches(data, batch_size, context, seed, n):
-    """`n` batches in a row from your `get_batch`, all drawn from one generator seeded with `seed`.
-
-    It seeds torch's global generator too (with another seed), so that every run of it gives the
-    same batches even from code that does not use `rng`.
-    """
-    torch.manual_seed(seed + 1000)
-    rng = torch.Generator().manual_seed(seed)
-    return [get_batch(data, batch_size, context, rng) for _ in range(n)]
-
-
-# ---------------------------------------------------------------------------------------------
-# Your turn.
-# ---------------------------------------------------------------------------------------------
-
-def split_data(data, train_fraction=0.9):
-    """Split a 1-D tensor of token ids in two, without shuffling: (train, validation).
-
-    train is data[:n] and validation data[n:], with n = int(train_fraction * len(data)).
-    """
-    n = int(train_fraction * len(data))
-    return data[:n], data[n:]
-
+# varies: right_unfold.py
 
 def get_batch(data, batch_size, context, rng):
     """A batch of `batch_size` random windows of `context` tokens, and their targets.

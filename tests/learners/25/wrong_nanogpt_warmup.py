@@ -1,21 +1,5 @@
 # mistake: nanoGPT's (step + 1) / (warmup_steps + 1) warmup
-"""Lesson 25: the learning-rate schedule, a linear warmup then a cosine decay to a minimum."""
-import math
-
-
-# ---------------------------------------------------------------------------------------------
-# Given: the whole schedule as a list, one learning rate per step (for plots, and for the checks).
-# Your code goes further down.
-# ---------------------------------------------------------------------------------------------
-
-def schedule(n_steps, max_lr, min_lr, warmup_steps, max_steps):
-    """[lr_at(step, ...) for step 0, 1, ..., n_steps - 1]."""
-    return [lr_at(step, max_lr, min_lr, warmup_steps, max_steps) for step in range(n_steps)]
-
-
-# ---------------------------------------------------------------------------------------------
-# Your turn.
-# ---------------------------------------------------------------------------------------------
+# varies: right_numpy.py
 
 def lr_at(step, max_lr, min_lr, warmup_steps, max_steps):
     """The learning rate of training step `step` (0 for the first step), as a Python float.

@@ -1,9 +1,5 @@
 # mistake: the sum of squares without the square root
-"""Lesson 26: gradient clipping by global norm, as torch.nn.utils.clip_grad_norm_ does it."""
-import math
-
-import torch
-
+# varies: right_torch_norm.py
 
 def global_norm(grads, norm_type=2.0):
     """The p-norm of all the gradients together, as if they were one long vector.
@@ -13,16 +9,3 @@ def global_norm(grads, norm_type=2.0):
     as the p-norm of the tensors' own p-norms.
     """
     return sum((g * g).sum() for g in grads.values())
-
-
-def clip_grad_norm(grads, max_norm, norm_type=2.0):
-    """Scale every gradient by one factor so that their global norm is at most max_norm.
-
-    With total = global_norm(grads, norm_type), every gradient is multiplied by
-        min(1, max_norm / (total + 1e-6)).
-    Returns (clipped, total): a new dict of new tensors, and the norm BEFORE clipping (a 0-d
-    tensor), as torch.nn.utils.clip_grad_norm_ returns it. grads stays unchanged.
-    """
-    total = global_norm(grads, norm_type)
-    factor = torch.clamp(max_norm / (total + 1e-6), max=1.0)
-    return {k: g * factor for k, g in grads.items()}, total

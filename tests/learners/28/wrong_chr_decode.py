@@ -1,21 +1,5 @@
 # mistake: byte_decode turns each byte into a character with chr
-"""Lesson 28: characters and UTF-8 bytes as token ids, and back."""
-
-UNK = "<unk>"
-
-
-def char_vocab(text):
-    return [UNK] + sorted(set(text))
-
-
-def char_encode(text, vocab):
-    index = {c: i for i, c in enumerate(vocab)}
-    return [index.get(c, 0) for c in text]
-
-
-def char_decode(ids, vocab):
-    return "".join(vocab[i] for i in ids)
-
+# varies: right_manual_utf8.py
 
 def byte_encode(text):
     return list(text.encode("utf-8"))
@@ -23,4 +7,3 @@ def byte_encode(text):
 
 def byte_decode(ids):
     return "".join([chr(b) for b in ids])
-

@@ -1,25 +1,9 @@
 # mistake: characters not in the vocabulary are left out of the ids
-"""Lesson 28: characters and UTF-8 bytes as token ids, and back."""
-
-UNK = "<unk>"
-
-
-def char_vocab(text):
-    return [UNK] + sorted(set(text))
-
+# varies: right_manual_utf8.py
 
 def char_encode(text, vocab):
     return [vocab.index(c) for c in text if c in vocab]
 
 
-def char_decode(ids, vocab):
-    return "".join(vocab[i] for i in ids)
-
-
 def byte_encode(text):
     return list(text.encode("utf-8"))
-
-
-def byte_decode(ids):
-    return bytes(ids).decode("utf-8", errors="replace")
-

@@ -1,8 +1,5 @@
 # mistake: the vocabulary is built from text.split(), losing the whitespace
-"""Lesson 28: characters and UTF-8 bytes as token ids, and back."""
-
-UNK = "<unk>"
-
+# varies: right_manual_utf8.py
 
 def char_vocab(text):
     chars = set()
@@ -11,19 +8,5 @@ def char_vocab(text):
     return [UNK] + sorted(chars)
 
 
-def char_encode(text, vocab):
-    index = {c: i for i, c in enumerate(vocab)}
-    return [index.get(c, 0) for c in text]
-
-
-def char_decode(ids, vocab):
-    return "".join(vocab[i] for i in ids)
-
-
 def byte_encode(text):
     return list(text.encode("utf-8"))
-
-
-def byte_decode(ids):
-    return bytes(ids).decode("utf-8", errors="replace")
-
