@@ -23,13 +23,14 @@ def rope(x, positions, theta=10000.0):
 
     x: a float64 tensor of shape (..., T, d), d even; positions: an int64 tensor of shape (T,).
     Column i is paired with column i + d/2 and the pair is rotated by the angle
-    positions[t] * theta ** (-2 i / d). Returns a new tensor of the shape of x.
+    positions[t] * theta ** (-2 i / d), computed in float64. Returns a new tensor of the shape and
+    dtype of x.
     """
     d = x.shape[-1]
     half = d // 2
     inv_freq = theta ** (-2.0 * torch.arange(half, dtype=torch.float64) / d)
     angles = positions.to(torch.float64)[:, None] * inv_freq[None, :]
-    cos, sin = torch.cos(angles), torch.sin(angles)
+    cos, sin = torch.cos(angles).to(x.dtype), torch.sin(angles).to(x.dtype)
     x1, x2 = x[..., :half], x[..., half:]
     return torch.cat([x1 * cos - x2 * sin, x2 * cos + x1 * sin], dim=-1)
 
