@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings, strategies as st
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from grader.lessons import lesson, roadmap
@@ -100,6 +101,24 @@ def test_logits_equal_llamaforcausallm(attn, b, t, v, d, f, n_layers, n_heads, n
     assert got.dtype == torch.float64 and got.shape == (b, t, v)
     np.testing.assert_allclose(got.numpy(), want, **TIGHT)
     np.testing.assert_allclose(got.numpy(), logits(as_is, ids), **LOOSE)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([(4, 2), (4, 1), (6, 3), (6, 2), (8, 4), (2, 2)]), st.integers(1, 4),
+       st.integers(0, 3), st.integers(1, 3), st.integers(0, 10_000),
+       st.sampled_from([100.0, 10000.0, 500000.0]), st.sampled_from([1e-6, 1e-5]))
+def test_drawn_configurations_equal_llamaforcausallm(heads, hd_pairs, n_layers, b, seed, theta, eps):
+    """Any head counts (n_kv_heads dividing n_heads), even head sizes, depths, batch sizes and
+    lengths, bases and epsilons."""
+    n_heads, n_kv_heads = heads
+    d, gen = n_heads * 2 * hd_pairs, torch.Generator().manual_seed(seed)
+    t, v, f = 1 + seed % 9, 5 + seed % 17, 4 + seed % 13
+    ids = torch.randint(0, v, (b, t), generator=gen)
+    with float64_casts():
+        model = randomise(llama(v, d, f, n_layers, n_heads, n_kv_heads, theta, eps), seed)
+        want = logits(model, ids)
+    got = llama_forward(ids, params_of(model), n_heads, n_kv_heads, theta, eps)
+    np.testing.assert_allclose(got.numpy(), want, **TIGHT)
 
 
 @pytest.mark.parametrize("mistake", ["eps-not-passed", "eps-outside-sqrt", "norm-subtracts-mean",
