@@ -40,7 +40,7 @@ def rope(x, positions, theta=10000.0):
 # params[prefix + "Wq"] is that block's query weight.
 # ---------------------------------------------------------------------------------------------
 
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     """Causal self-attention with RoPE on the queries and keys and grouped key/value heads.
 
     x: (B, T, D), the block's normalised input. params[prefix + "Wq"] is (D, D),
@@ -52,7 +52,7 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
     raise NotImplementedError("not implemented yet")
 
 
-def swiglu_mlp(x, params, prefix):
+def mlp(x, params, prefix):
     """The SwiGLU MLP: (silu(x @ W1) * (x @ W3)) @ W2, with silu(z) = z * sigmoid(z).
 
     x: (B, T, D), the block's normalised input. params[prefix + "W1"] (the gate) and
@@ -64,8 +64,8 @@ def swiglu_mlp(x, params, prefix):
 
 
 def block(x, params, prefix, n_heads, n_kv_heads, theta, eps):
-    """One pre-norm LLaMA block: h = x + attention(rmsnorm(x, norm1)), then
-    h + swiglu_mlp(rmsnorm(h, norm2)).
+    """One pre-norm LLaMA block: h = x + causal_self_attention(rmsnorm(x, norm1)), then
+    h + mlp(rmsnorm(h, norm2)).
 
     x: (B, T, D), the residual stream. Returns (B, T, D).
     """

@@ -18,7 +18,8 @@ def _merge(y):
 
 
 def _qkv(x, params, prefix, n_heads, n_kv_heads):
-    return (_heads(x @ params[prefix + "Wq"], n_heads), _heads(x @ params[prefix + "Wk"], n_kv_heads),
+    return (_heads(x @ params[prefix + "Wq"], n_heads),
+            _heads(x @ params[prefix + "Wk"], n_kv_heads),
             _heads(x @ params[prefix + "Wv"], n_kv_heads))
 
 
@@ -37,54 +38,60 @@ def _layers(params):
 
 
 @mistake("post-norm", hint=1, message="""\
-You normalise after each residual addition, `x = rmsnorm(x + attention(x))`: the post-norm order of
-the original Transformer. LLaMA is pre-norm, like GPT-2: each sub-layer reads an RMS-normalised copy
-of the stream, `attention(rmsnorm(x, norm1))`, and its output is added to the stream, which itself is
-never normalised inside a block. The final norm before the head is the only one the stream gets.""")
+You normalise after each residual addition, `x = rmsnorm(x + causal_self_attention(x))`: the
+post-norm order of the original Transformer. LLaMA is pre-norm, like GPT-2: each sub-layer reads an
+RMS-normalised copy of the stream, `causal_self_attention(rmsnorm(x, norm1))`, and its output is
+added to the stream, which itself is never normalised inside a block. The final norm before the head
+is the only one the stream gets.""")
 def block(x, params, prefix, n_heads, n_kv_heads, theta, eps):
-    x = rmsnorm(x + attention(x, params, prefix, n_heads, n_kv_heads, theta), params[prefix + "norm1"], eps)
-    return rmsnorm(x + swiglu_mlp(x, params, prefix), params[prefix + "norm2"], eps)
+    attend = causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta)
+    x = rmsnorm(x + attend, params[prefix + "norm1"], eps)
+    return rmsnorm(x + mlp(x, params, prefix), params[prefix + "norm2"], eps)
 
 
 @mistake("normalised-stream", hint=1, message="""\
 You overwrite the stream with its normalised copy (`x = rmsnorm(x, norm1)`) and add the sub-layer's
 output to that. Only the sub-layer's input is normalised; the residual adds its output to the stream
-as it was: `x = x + attention(rmsnorm(x, norm1), ...)`. The case whose attention output is zeroed
-shows it: that sub-layer adds nothing, so the stream must pass through it unchanged.""")
+as it was: `x = x + causal_self_attention(rmsnorm(x, norm1), ...)`. The case whose attention output
+is zeroed shows it: that sub-layer adds nothing, so the stream must pass through it unchanged.""")
 def block(x, params, prefix, n_heads, n_kv_heads, theta, eps):
     x = rmsnorm(x, params[prefix + "norm1"], eps)
-    x = x + attention(x, params, prefix, n_heads, n_kv_heads, theta)
+    x = x + causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta)
     x = rmsnorm(x, params[prefix + "norm2"], eps)
-    return x + swiglu_mlp(x, params, prefix)
+    return x + mlp(x, params, prefix)
 
 
 @mistake("norm1-for-both", hint=1, message="""\
 Your MLP reads the stream normalised with norm1, the attention's gain, instead of its own norm2 (a
-copy of the attention line). Each sub-layer has its own RMSNorm gain: `attention(rmsnorm(x, norm1))`,
-then `swiglu_mlp(rmsnorm(x, norm2))`.""")
+copy of the attention line). Each sub-layer has its own RMSNorm gain:
+`causal_self_attention(rmsnorm(x, norm1))`, then `mlp(rmsnorm(x, norm2))`.""")
 def block(x, params, prefix, n_heads, n_kv_heads, theta, eps):
-    x = x + attention(rmsnorm(x, params[prefix + "norm1"], eps), params, prefix, n_heads, n_kv_heads, theta)
-    return x + swiglu_mlp(rmsnorm(x, params[prefix + "norm1"], eps), params, prefix)
+    u = rmsnorm(x, params[prefix + "norm1"], eps)
+    x = x + causal_self_attention(u, params, prefix, n_heads, n_kv_heads, theta)
+    return x + mlp(rmsnorm(x, params[prefix + "norm1"], eps), params, prefix)
 
 
 @mistake("no-residual", hint=1, message="""\
-Your block replaces the stream with each sub-layer's output (`x = attention(rmsnorm(x))`) instead of
-adding that output to it. The residual connection is the `x +`: `x = x + attention(...)`, then
-`x = x + swiglu_mlp(...)`, so the stream keeps what the embedding and earlier blocks wrote.""")
+Your block replaces the stream with each sub-layer's output (`x =
+causal_self_attention(rmsnorm(x))`) instead of adding that output to it. The residual connection is
+the `x +`: `x = x + causal_self_attention(...)`, then `x = x + mlp(...)`, so the stream keeps what
+the embedding and earlier blocks wrote.""")
 def block(x, params, prefix, n_heads, n_kv_heads, theta, eps):
-    x = attention(rmsnorm(x, params[prefix + "norm1"], eps), params, prefix, n_heads, n_kv_heads, theta)
-    return swiglu_mlp(rmsnorm(x, params[prefix + "norm2"], eps), params, prefix)
+    u = rmsnorm(x, params[prefix + "norm1"], eps)
+    x = causal_self_attention(u, params, prefix, n_heads, n_kv_heads, theta)
+    return mlp(rmsnorm(x, params[prefix + "norm2"], eps), params, prefix)
 
 
 @mistake("eps-not-passed", hint=3, message="""\
 Your norms use eps = 1e-5, the default of the given `rmsnorm` (lesson 06's value), not the model's
 `eps` argument: you call `rmsnorm(x, gain)` without it. LLaMA's norms use the eps of its
-configuration (1e-6 by default here, as in the first LLaMA); pass it on to every norm, the final
-one included: `rmsnorm(x, gain, eps)`. It matters most where the stream's numbers are small, as in
-the case with small activations.""")
+configuration (1e-6 by default here, as in the first LLaMA); pass it on to every norm, the final one
+included: `rmsnorm(x, gain, eps)`. It matters most where the stream's numbers are small, as in the
+case with small activations.""")
 def block(x, params, prefix, n_heads, n_kv_heads, theta, eps):
-    x = x + attention(rmsnorm(x, params[prefix + "norm1"]), params, prefix, n_heads, n_kv_heads, theta)
-    return x + swiglu_mlp(rmsnorm(x, params[prefix + "norm2"]), params, prefix)
+    u = rmsnorm(x, params[prefix + "norm1"])
+    x = x + causal_self_attention(u, params, prefix, n_heads, n_kv_heads, theta)
+    return x + mlp(rmsnorm(x, params[prefix + "norm2"]), params, prefix)
 
 
 @mistake("eps-not-passed")
@@ -126,8 +133,8 @@ def llama_forward(ids, params, n_heads, n_kv_heads, theta=10000.0, eps=1e-6):
 
 @mistake("tied-head", hint=1, message="""\
 Your head reuses the token embedding, `x @ embed.T`, as GPT-2's tied head does. LLaMA's output head
-is a matrix of its own, `params["head"]` of shape (D, V): the logits are
-`rmsnorm(x, params["norm"], eps) @ params["head"]`, and the embedding is only read at the input.""")
+is a matrix of its own, `params["head"]` of shape (D, V): the logits are `rmsnorm(x, params["norm"],
+eps) @ params["head"]`, and the embedding is only read at the input.""")
 def llama_forward(ids, params, n_heads, n_kv_heads, theta=10000.0, eps=1e-6):
     x = params["embed"][ids]
     for i in range(_layers(params)):
@@ -140,7 +147,7 @@ You rotate the values as well as the queries and keys. RoPE belongs on the queri
 where the two rotations meet in a dot product and leave only the distance between the tokens; a
 rotated value carries its absolute position into the output. Rotate `q` and `k`, leave `v` as
 projected.""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     q, k, v = _qkv(x, params, prefix, n_heads, n_kv_heads)
     positions = torch.arange(x.shape[1])
     q, k, v = (rope(t, positions, theta) for t in (q, k, v))
@@ -151,7 +158,7 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
 You rotate the queries but not the keys. RoPE rotates both, by their own positions, so that in the
 score q_m . k_n the two angles cancel to the distance m - n. With only the queries rotated, a score
 depends on where the query sits. Apply `rope` to `k` too, with the same positions and theta.""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     q, k, v = _qkv(x, params, prefix, n_heads, n_kv_heads)
     return _attend(rope(q, torch.arange(x.shape[1]), theta), k, v, params, prefix)
 
@@ -162,7 +169,7 @@ afterwards. RoPE works inside each head: a head's vector of hd = D / H numbers p
 column i + hd/2, with frequencies theta ** (-2i / hd). Over the full width the pairs reach into
 other heads and the frequencies are spread over D columns. Split into heads first, then rotate the
 tensors of shape (B, H, T, hd).""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     positions = torch.arange(x.shape[1])
     q = _heads(rope(x @ params[prefix + "Wq"], positions, theta), n_heads)
     k = _heads(rope(x @ params[prefix + "Wk"], positions, theta), n_kv_heads)
@@ -171,11 +178,11 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
 
 
 @mistake("rope-on-input", hint=2, message="""\
-You rotate the block's input x before the projections, as if RoPE were a position embedding added
-at the start. The projections would then mix the rotated pairs and the scores would no longer
-depend on distances alone. RoPE turns the queries and keys of each head, after projection and the
-split into heads.""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+You rotate the block's input x before the projections, as if RoPE were a position embedding added at
+the start. The projections would then mix the rotated pairs and the scores would no longer depend on
+distances alone. RoPE turns the queries and keys of each head, after projection and the split into
+heads.""")
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     xr = rope(x, torch.arange(x.shape[1]), theta)
     q, k, _ = _qkv(xr, params, prefix, n_heads, n_kv_heads)
     _, _, v = _qkv(x, params, prefix, n_heads, n_kv_heads)
@@ -184,9 +191,10 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
 
 @mistake("rope-interleaved", hint=2, message="""\
 You rotate adjacent pairs, columns (0, 1), (2, 3), ... (the interleaved convention of the original
-RoPE paper and of Meta's own LLaMA code). This lesson, like lesson 15 and the `transformers` library,
-uses the rotate-half convention: column i is paired with column i + hd/2. Call the given `rope`.""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+RoPE paper and of Meta's own LLaMA code). This lesson, like lesson 15 and the `transformers`
+library, uses the rotate-half convention: column i is paired with column i + hd/2. Call the given
+`rope`.""")
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     def interleaved(t, positions):
         d = t.shape[-1]
         inv_freq = theta ** (-2.0 * torch.arange(d // 2, dtype=torch.float64) / d)
@@ -201,9 +209,9 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
 
 @mistake("theta-not-passed", hint=2, message="""\
 Your attention rotates with theta = 10000, the default of the given `rope`, not the model's `theta`
-argument: you call `rope(q, positions)` without it. LLaMA 3, for one, uses 500000. Pass theta on from
-`llama_forward` through `block` to every `rope` call.""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+argument: you call `rope(q, positions)` without it. LLaMA 3, for one, uses 500000. Pass theta on
+from `llama_forward` through `block` to every `rope` call.""")
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     q, k, v = _qkv(x, params, prefix, n_heads, n_kv_heads)
     positions = torch.arange(x.shape[1])
     return _attend(rope(q, positions), rope(k, positions), v, params, prefix)
@@ -211,26 +219,27 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
 
 @mistake("tile-kv-heads", hint=2, message="""\
 You share the key/value heads round-robin: `k.repeat(1, g, 1, 1)` (or `torch.tile`, or indexing with
-h % n_kv_heads) lays them out as kv0, kv1, kv0, kv1, ..., so query head h reads key/value head
-h % n_kv_heads. In grouped-query attention the query heads come in consecutive groups: heads
-0 .. g-1 share key/value head 0, the next g share head 1, i.e. head h reads h // g with
-g = n_heads / n_kv_heads. Use `k.repeat_interleave(g, dim=1)` (what `repeat_kv` in `transformers`
-does). The two agree with one key/value head or one per query head; only 1 < n_kv_heads < n_heads
-shows the difference.""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+h % n_kv_heads) lays them out as kv0, kv1, kv0, kv1, ..., so query head h reads key/value head h %
+n_kv_heads. In grouped-query attention the query heads come in consecutive groups: heads 0 .. g-1
+share key/value head 0, the next g share head 1, i.e. head h reads h // g with g = n_heads /
+n_kv_heads. Use `k.repeat_interleave(g, dim=1)` (what `repeat_kv` in `transformers` does). The two
+agree with one key/value head or one per query head; only 1 < n_kv_heads < n_heads shows the
+difference.""")
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     q, k, v = _qkv(x, params, prefix, n_heads, n_kv_heads)
     positions = torch.arange(x.shape[1])
     q, k = rope(q, positions, theta), rope(k, positions, theta)
     g = n_heads // n_kv_heads
-    y = F.scaled_dot_product_attention(q, k.repeat(1, g, 1, 1), v.repeat(1, g, 1, 1), is_causal=True)
+    k, v = k.repeat(1, g, 1, 1), v.repeat(1, g, 1, 1)
+    y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
     return _merge(y) @ params[prefix + "Wo"]
 
 
 @mistake("scale-by-d-model", hint=2, message="""\
-You divide the attention scores by sqrt(D), the model width. Each head compares vectors of
-hd = D / H numbers, so the scale is 1 / sqrt(hd), the head size (`F.scaled_dot_product_attention`
-takes it from the last dimension of q once q is split into heads).""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+You divide the attention scores by sqrt(D), the model width. Each head compares vectors of hd = D /
+H numbers, so the scale is 1 / sqrt(hd), the head size (`F.scaled_dot_product_attention` takes it
+from the last dimension of q once q is split into heads).""")
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     B, T, D = x.shape
     q, k, v = _qkv(x, params, prefix, n_heads, n_kv_heads)
     positions = torch.arange(T)
@@ -246,7 +255,7 @@ Your attention lets every token see the whole sequence, later tokens included, s
 logits change when more tokens follow. A language model predicts each token from the tokens before
 it: pass `is_causal=True` to `F.scaled_dot_product_attention`, or set the scores of later keys to
 -inf before the softmax.""")
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     q, k, v = _qkv(x, params, prefix, n_heads, n_kv_heads)
     positions = torch.arange(x.shape[1])
     q, k = rope(q, positions, theta), rope(k, positions, theta)
@@ -258,20 +267,20 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
 You put SiLU on the W3 branch: `(x @ W1) * silu(x @ W3)`. In LLaMA's SwiGLU, W1 is the gate (the
 library calls it gate_proj): `silu(x @ W1) * (x @ W3)`, then `@ W2`. The two are not the same
 function of x.""")
-def swiglu_mlp(x, params, prefix):
+def mlp(x, params, prefix):
     return ((x @ params[prefix + "W1"]) * F.silu(x @ params[prefix + "W3"])) @ params[prefix + "W2"]
 
 
 @mistake("gelu-not-silu", hint=3, message="""\
-Your gate uses GELU, GPT-2's activation. SwiGLU gates with SiLU (also called swish),
-silu(z) = z * sigmoid(z): `F.silu(x @ W1) * (x @ W3)`.""")
-def swiglu_mlp(x, params, prefix):
+Your gate uses GELU, GPT-2's activation. SwiGLU gates with SiLU (also called swish), silu(z) = z *
+sigmoid(z): `F.silu(x @ W1) * (x @ W3)`.""")
+def mlp(x, params, prefix):
     return (F.gelu(x @ params[prefix + "W1"]) * (x @ params[prefix + "W3"])) @ params[prefix + "W2"]
 
 
 @mistake("no-gate", hint=3, message="""\
 Your MLP has no gate: `silu(x @ W1) @ W2`, an ordinary MLP with SiLU, and W3 is never used. SwiGLU
-multiplies the SiLU branch by a second, linear branch entry by entry before narrowing:
-`(silu(x @ W1) * (x @ W3)) @ W2`.""")
-def swiglu_mlp(x, params, prefix):
+multiplies the SiLU branch by a second, linear branch entry by entry before narrowing: `(silu(x @
+W1) * (x @ W3)) @ W2`.""")
+def mlp(x, params, prefix):
     return F.silu(x @ params[prefix + "W1"]) @ params[prefix + "W2"]

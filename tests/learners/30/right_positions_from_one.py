@@ -40,7 +40,7 @@ def rope(x, positions, theta=10000.0):
 # params[prefix + "Wq"] is that block's query weight.
 # ---------------------------------------------------------------------------------------------
 
-def attention(x, params, prefix, n_heads, n_kv_heads, theta):
+def causal_self_attention(x, params, prefix, n_heads, n_kv_heads, theta):
     B, T, D = x.shape
     hd = D // n_heads
     q_all = x @ params[prefix + "Wq"]
@@ -60,15 +60,15 @@ def attention(x, params, prefix, n_heads, n_kv_heads, theta):
     return torch.cat(outs, dim=-1) @ params[prefix + "Wo"]
 
 
-def swiglu_mlp(x, params, prefix):
+def mlp(x, params, prefix):
     gate = F.silu(x @ params[prefix + "W1"])
     up = x @ params[prefix + "W3"]
     return (gate * up) @ params[prefix + "W2"]
 
 
 def block(x, params, prefix, n_heads, n_kv_heads, theta, eps):
-    h = x + attention(rmsnorm(x, params[prefix + "norm1"], eps), params, prefix, n_heads, n_kv_heads, theta)
-    return h + swiglu_mlp(rmsnorm(h, params[prefix + "norm2"], eps), params, prefix)
+    h = x + causal_self_attention(rmsnorm(x, params[prefix + "norm1"], eps), params, prefix, n_heads, n_kv_heads, theta)
+    return h + mlp(rmsnorm(h, params[prefix + "norm2"], eps), params, prefix)
 
 
 def llama_forward(ids, params, n_heads, n_kv_heads, theta=10000.0, eps=1e-6):
