@@ -9,13 +9,9 @@ enable_gqa=True.
 (`position_ids.float()`, `inv_freq` built with dtype=torch.float), and its eager attention takes
 the softmax in float32. Those casts limit any comparison to about 1e-6. So each comparison runs
 twice: with the library exactly as it is, at a float32 tolerance, and with those float32 casts
-redirected to float64 inside `modeling_llama` only, at 1e-10. The second run changes no formula,
-only the precision it is evaluated in.
+redirected to float64 inside `modeling_llama` only (llama_float64.py), at 1e-10.
 """
-import contextlib
-import types
 from pathlib import Path
-from unittest import mock
 
 import numpy as np
 import pytest
@@ -25,6 +21,7 @@ from transformers import LlamaConfig
 from transformers.models.llama import modeling_llama
 
 from grader.lessons import lesson, roadmap
+from llama_float64 import float64_casts
 
 ROOT = Path(__file__).resolve().parent.parent
 RTOL, ATOL = 1e-10, 1e-12            # float64 throughout
@@ -48,17 +45,6 @@ def mha_rope_forward():
 @pytest.fixture(scope="module")
 def lesson17():
     return reference("17")
-
-
-@contextlib.contextmanager
-def float64_casts():
-    """Inside modeling_llama, torch.float and torch.float32 mean float64; Tensor.float() too."""
-    proxy = types.ModuleType("torch")
-    proxy.__getattr__ = lambda name: getattr(torch, name)
-    proxy.float = proxy.float32 = torch.float64
-    with mock.patch.object(modeling_llama, "torch", proxy), \
-            mock.patch.object(torch.Tensor, "float", torch.Tensor.double):
-        yield
 
 
 def config(d, n_heads, n_kv_heads, theta):

@@ -16,9 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CAPSTONE = ROOT / "solutions" / "capstone"
 sys.path.insert(0, str(CAPSTONE))
 import language  # noqa: E402
+import llama  # noqa: E402
 import pieces as lessons  # noqa: E402
 
-SUMMARY = re.compile(r"^capstone: steps (\d+), train loss ([\d.]+|nan), val loss ([\d.]+|nan), "
+SUMMARY = re.compile(r"^capstone: (?:model llama, )?steps (\d+), train loss ([\d.]+|nan), val loss ([\d.]+|nan), "
                      r"perplexity ([\d.]+|nan), form (\d+)%, two-people (\d+)%, chain (\d+)%$", re.M)
 
 
@@ -107,7 +108,8 @@ def run_capstone(tmp_path, **settings):
 def test_the_capstone_trains_a_fixed_number_of_steps_and_says_how_it_went(tmp_path):
     out = run_capstone(tmp_path, STEPS=50)
     assert out.count("<- the reference (lesson") == (len(lessons.PIECES) + len(lessons.LOOP_FUNCTIONS)
-                                                     + len(lessons.TOKENIZER_PIECES["chars"]))
+                                                     + len(lessons.TOKENIZER_PIECES["chars"])
+                                                     + len(lessons.MODEL_PIECES["gpt2"]))
     assert "characters (lesson 28): V = " in out
     assert re.search(r"\] +50/50 steps  loss [\d.]+  \d+:\d\d so far, about 0:00 left", out), out
     assert re.search(r"\] +25/50 steps  loss [\d.]+  \d+:\d\d so far, about \d+:\d\d left", out), out
@@ -130,7 +132,7 @@ def test_a_time_limit_that_is_hit_says_the_model_is_under_trained(tmp_path):
 
 @pytest.mark.parametrize("name, value", [("STEPS", "many"), ("STEPS", "0"), ("SECONDS", "-3"),
                                          ("CODE", "mine"), ("PIECES", "all"), ("TOKENIZER", "words"),
-                                         ("MERGES", "0")])
+                                         ("MERGES", "0"), ("MODEL", "mamba")])
 def test_a_bad_setting_is_named_with_a_clear_message(tmp_path, name, value):
     env = {**os.environ, f"WORKBOOK_CAPSTONE_{name}": value}
     run = subprocess.run([sys.executable, str(CAPSTONE / "capstone.py")], cwd=tmp_path, env=env,
@@ -165,3 +167,47 @@ def test_the_tiny_inputs_tell_every_known_tokenizer_mistake_from_the_reference(l
             assert why is not None, f"{m.id}: {name} answers as the reference does on the tiny input"
             tried += 1
     assert tried >= 8
+
+
+@pytest.mark.slow
+def test_the_capstone_trains_lesson_30s_llama_style_model(tmp_path):
+    out = run_capstone(tmp_path, STEPS=30, MODEL="llama")
+    assert "llama_forward     <- the reference (lesson 30-llama-forward)" in out
+    assert "gpt_forward" not in out and "gpt2_init" not in out
+    assert re.search(r"The LLaMA-style model: [\d,]+ parameters in 21 tensors", out), out
+    assert out.rstrip().splitlines()[-1].startswith("capstone: model llama, steps 30, ")
+    assert int(SUMMARY.search(out).group(1)) == 30
+
+
+def test_one_llama_training_step_reaches_every_parameter():
+    """The capstone's LLaMA-style model, wired into lesson 27's loop: its loss at init is close to
+    ln V, and one step gives every tensor a gradient (the untied head and every gain included)."""
+    pieces = lessons.load(ROOT, "solutions", model="llama")
+    text = language.make_text(300)
+    vocab = language.Characters(text)
+    data = torch.tensor(vocab.encode(text))
+    params = llama.init(len(vocab), 16, 2, 4, llama.KV_HEADS, torch.Generator().manual_seed(0))
+    config = dict(n_heads=4, batch_size=8, context=12, max_lr=1e-3, min_lr=1e-4, warmup_steps=0,
+                  max_steps=5, max_norm=1.0, weight_decay=0.01, dropout=0.0, eval_every=5,
+                  eval_batches=1, eval_seed=0)
+    x, y = pieces.get_batch(data, 8, 12, torch.Generator().manual_seed(0))
+    assert abs(pieces.init_report(params, x, y, 4)["gap"]) < 0.1
+    run = pieces.loop.new_run(params, 0)
+    pieces.loop.train_step(run, data, config)
+    assert set(run["params"]) == set(params)
+    assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in run["params"].values())
+
+
+def test_the_tiny_input_tells_lesson_30s_known_mistakes_from_the_reference():
+    """The capstone would train a LLaMA-style model with a known mistake of lesson 30 only if its
+    tiny input missed it. It calls the model with RoPE's default theta, so forgetting to pass theta
+    on is the one mistake that changes nothing there."""
+    from grader.lessons import lesson, roadmap
+    lsn = lesson.load(roadmap.load(ROOT), "30")
+    reference = lsn.namespace()["llama_forward"]
+    harmless = {"theta-not-passed"}
+    for m, ns in lsn.mistakes:
+        why = lessons.probe(lambda: lessons.try_on_tiny_input("llama_forward", ns["llama_forward"]),
+                            lambda: lessons.try_on_tiny_input("llama_forward", reference))
+        assert (why is None) == (m.id in harmless), f"{m.id}: {why}"
+    assert len(lsn.mistakes) >= 20

@@ -23,8 +23,8 @@ ROADMAP = roadmap.load(ROOT)
 LESSONS = build.lessons(ROADMAP)
 # lessons where a picture teaches best, and lessons whose Learn it has display math
 FIGURES = {"01", "02", "03", "04", "05", "06", "07", "08", "11", "12", "13", "14", "15", "16", "17",
-           "18", "19", "20", "21", "22"}
-FORMULAS = {"02", "03", "04", "05", "06", "07", "08", "14"}
+           "18", "19", "20", "21", "22", "30"}
+FORMULAS = {"02", "03", "04", "05", "06", "07", "08", "14", "30"}
 
 
 def read(lesson_id, root=ROOT):

@@ -8,6 +8,7 @@
 # |---|---|---|
 # | the tokenizer: characters, or byte-level BPE | 28, 29 | `char_vocab`, `char_encode`, `char_decode`; or `train_bpe`, `encode`, `decode` |
 # | the model's forward pass (with its embeddings, lesson 11) | 12 | `gpt_forward` |
+# | or, with `WORKBOOK_CAPSTONE_MODEL=llama`, a LLaMA-style model | 30 | `llama_forward` |
 # | the next-token loss | 13 | `lm_loss` |
 # | probabilities and sampling; generation with a context window | 18, 20 | `next_token_probs`, `sample`, `generate` |
 # | the AdamW update | 22 | `adamw_step` |
@@ -35,6 +36,10 @@
 # * `WORKBOOK_CAPSTONE_TOKENIZER`: `chars` (default: one token per character, lesson 28) or `bpe`
 #   (byte-level BPE, lesson 29, trained on the training part of the text).
 # * `WORKBOOK_CAPSTONE_MERGES`: how many merges BPE learns (default 40).
+# * `WORKBOOK_CAPSTONE_MODEL`: `gpt2` (default: lesson 12's GPT, initialised by lesson 24) or
+#   `llama` (lesson 30's LLaMA-style model, 2 key/value heads for 4 query heads; its
+#   initialisation, GPT-2's rules on LLaMA's names, and its loss-at-init report are the
+#   capstone's own, `llama.py`, since no lesson writes them).
 # * `WORKBOOK_CAPSTONE_PLOT`, `WORKBOOK_CAPSTONE_CHECKPOINT`: where to write the loss curves
 #   (default `capstone-loss.png`) and the checkpoint (default `capstone-checkpoint.pt`).
 
@@ -77,6 +82,7 @@ CODE = setting("CODE", "exercises", allowed=("exercises", "solutions"))
 TRUST = setting("PIECES", "checked", allowed=("checked", "mine")) == "mine"
 TOKENIZER = setting("TOKENIZER", "chars", allowed=("chars", "bpe"))
 MERGES = setting("MERGES", "40", int)
+MODEL = setting("MODEL", "gpt2", allowed=("gpt2", "llama"))
 PLOT = setting("PLOT", "capstone-loss.png")
 CHECKPOINT = setting("CHECKPOINT", "capstone-checkpoint.pt")
 ROOT = find_root()
@@ -87,6 +93,7 @@ import torch
 sys.path.insert(0, str(ROOT / "solutions" / "capstone"))
 import doctor
 import language
+import llama
 import pieces as lessons
 import tokens
 import training
@@ -128,7 +135,7 @@ print(f"{len(text):,} characters: {text[:120]} ...")
 
 # %%
 print(f"Loading the pieces ({CODE}{', yours even where they differ' if TRUST else ''}):")
-pieces = lessons.load(ROOT, CODE, trust=TRUST, tokenizer=TOKENIZER)
+pieces = lessons.load(ROOT, CODE, trust=TRUST, tokenizer=TOKENIZER, model=MODEL)
 for note in pieces.notes:
     print("  " + note)
 for name, (whose, lesson) in pieces.whose.items():
@@ -163,8 +170,11 @@ print(f"ln V = {math.log(V):.3f} nats (a uniform guess); the language's floor: {
 #
 # A GPT-2-shaped model, small enough for a CPU: 2 blocks of width 64 with 4 heads, a context of 48
 # tokens, initialised with your `gpt2_init` (GPT-2's rules) and trained in float32, which is
-# plenty for training (the lessons use float64 so that grading can be exact). The text is split
-# with your `split_data`: the first 90% trains, the last 10% validates.
+# plenty for training (the lessons use float64 so that grading can be exact). With
+# `WORKBOOK_CAPSTONE_MODEL=llama` it is your lesson 30 model of the same width, depth and heads,
+# with 2 key/value heads, a SwiGLU MLP 176 wide and no position table, initialised by the
+# capstone with GPT-2's rules. The text is split with your `split_data`: the first 90% trains,
+# the last 10% validates.
 
 # %%
 config = dict(n_heads=4, batch_size=32, context=48, max_lr=MAX_LR, min_lr=MAX_LR / 10,
@@ -173,15 +183,19 @@ config = dict(n_heads=4, batch_size=32, context=48, max_lr=MAX_LR, min_lr=MAX_LR
 WIDTH, LAYERS = 64, 2
 data = torch.tensor(ids, dtype=torch.int64)
 train_data, val_data = pieces.split_data(data, 0.9)
-init64 = pieces.gpt2_init(V, WIDTH, LAYERS, config["context"], torch.Generator().manual_seed(0))
+if MODEL == "gpt2":
+    init64 = pieces.gpt2_init(V, WIDTH, LAYERS, config["context"], torch.Generator().manual_seed(0))
+else:
+    init64 = llama.init(V, WIDTH, LAYERS, config["n_heads"], llama.KV_HEADS,
+                        torch.Generator().manual_seed(0))
 params = {k: p.float() for k, p in init64.items()}
-print(f"{sum(p.numel() for p in params.values()):,} parameters in {len(params)} tensors; "
+print(f"The {'GPT-2' if MODEL == 'gpt2' else 'LLaMA'}-style model: {sum(p.numel() for p in params.values()):,} parameters in {len(params)} tensors; "
       f"{len(train_data):,} training and {len(val_data):,} validation tokens")
 
 
 def logits_fn(ids, params):
     with torch.no_grad():
-        return pieces.gpt_forward(ids, params, config["n_heads"])
+        return pieces.forward(ids, params, config["n_heads"])
 
 
 def write(params, prompt, n, temperature=0.0, top_k=None, seed=0):
@@ -215,7 +229,7 @@ def samples(params):
 #
 # What the untrained model writes, and what the training doctor's probes find: the loss at
 # initialisation against $\ln V$ (your `init_report`), whether the model can see the future (a
-# causal-mask probe on your `gpt_forward`, a shift probe on your `get_batch`), whether your
+# causal-mask probe on your model, a shift probe on your `get_batch`), whether your
 # `clip_grad_norm` caps a huge gradient, and whether your training step can drive the loss down on
 # one batch seen again and again.
 
@@ -237,7 +251,7 @@ for found in checkup.leaks + [checkup.clipping] * bool(checkup.clipping):
 # ## Training
 #
 # Your `train` (lesson 27) runs the steps: each draws a batch with your `get_batch`, takes its rate
-# from your `lr_at`, computes the loss with your `gpt_forward` and `lm_loss`, clips with your
+# from your `lr_at`, computes the loss with your model and `lm_loss`, clips with your
 # `clip_grad_norm` and updates with your `adamw_step`; every 25 steps it evaluates both splits with
 # your `evaluate` and saves a checkpoint with your `save_checkpoint`. It is called 25 steps at a
 # time so that the bar below moves (a run resumed at a step gives the same history as one that
@@ -337,7 +351,7 @@ for finding in found:
     print(f"  * {finding}")
 kept = after["rules"]
 print(f"The whole run took {clock(time.monotonic() - started)}.")
-print(f"capstone: steps {steps_done}, train loss {last['train_loss'] if last else float('nan'):.3f}, "
+print(f"capstone: {'' if MODEL == 'gpt2' else 'model llama, '}steps {steps_done}, train loss {last['train_loss'] if last else float('nan'):.3f}, "
       f"val loss {last['val_loss'] if last else float('nan'):.3f}, "
       f"perplexity {last['val_perplexity'] if last else float('nan'):.2f}, "
       f"form {kept['form']:.0%}, two-people {kept['two people']:.0%}, chain {kept['chain']:.0%}")

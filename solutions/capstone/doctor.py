@@ -30,14 +30,14 @@ class Checkup:
 
 def examine(health, pieces, loop, params, train_data, config, vocab_size):
     """Run every probe with the pieces: the loss at init (lesson 24's init_report), the causal mask
-    (lesson 12's model), the shift (lesson 23's get_batch), clipping (lesson 26), and whether the
+    (the model of lesson 12 or 30), the shift (lesson 23's get_batch), clipping (lesson 26), and whether the
     training step (lesson 27) can drive the loss down on one batch seen again and again."""
     context, n_heads = config["context"], config["n_heads"]
     x, y = pieces.get_batch(train_data, config["batch_size"], context,
                             torch.Generator().manual_seed(0))
     with torch.no_grad():
         init = pieces.init_report(params, x, y, n_heads)
-    logits_fn = lambda ids: pieces.gpt_forward(ids, params, n_heads)
+    logits_fn = lambda ids: pieces.forward(ids, params, n_heads)
     leaks = [found for found in (health.mask_leak(logits_fn, x[:2], vocab_size),
                                  health.shift_leak(pieces.get_batch, train_data, 4, context))
              if found]

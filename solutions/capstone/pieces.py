@@ -12,8 +12,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+import llama
+
 PIECES = {  # function: the lesson that defines it
-    "gpt_forward": "12-gpt-forward",
     "lm_loss": "13-lm-loss",
     "next_token_probs": "18-sampling",
     "sample": "18-sampling",
@@ -21,10 +22,12 @@ PIECES = {  # function: the lesson that defines it
     "adamw_step": "22-train-step",
     "split_data": "23-batches",
     "get_batch": "23-batches",
-    "gpt2_init": "24-init",
-    "init_report": "24-init",
     "lr_at": "25-lr-schedule",
     "clip_grad_norm": "26-grad-clip",
+}
+MODEL_PIECES = {  # the model's functions, per kind (WORKBOOK_CAPSTONE_MODEL)
+    "gpt2": {"gpt_forward": "12-gpt-forward", "gpt2_init": "24-init", "init_report": "24-init"},
+    "llama": {"llama_forward": "30-llama-forward"},
 }
 TOKENIZER_PIECES = {  # the tokenizer's functions, per kind (WORKBOOK_CAPSTONE_TOKENIZER)
     "chars": {"char_vocab": "28-chars-bytes", "char_encode": "28-chars-bytes",
@@ -42,6 +45,14 @@ class Pieces:
     whose: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)    # why a reference stands in, one line each
     loop: types.ModuleType = None                # lesson 27's module, wired to the pieces
+
+    @property
+    def forward(self):
+        """The model as the capstone calls it, (ids, params, n_heads) -> logits: lesson 12's GPT,
+        or lesson 30's LLaMA-style model."""
+        if "llama_forward" in self.fns:
+            return llama.forward_of(self.fns["llama_forward"])
+        return self.fns["gpt_forward"]
 
     def __getattr__(self, name):
         try:
@@ -119,6 +130,9 @@ def try_on_tiny_input(name, fn):
     g = torch.Generator().manual_seed(1)
     if name == "gpt_forward":
         return fn(torch.tensor([[1, 4, 2, 6], [0, 3, 3, 5]]), tiny_gpt(), 2)
+    if name == "llama_forward":  # as the capstone calls it: RoPE's and RMSNorm's defaults
+        return fn(torch.tensor([[1, 4, 2, 6, 6], [0, 3, 3, 5, 1]]), llama.tiny_llama(), 4,
+                  llama.KV_HEADS)
     if name == "lm_loss":
         logits = torch.randn(2, 5, 7, generator=g, dtype=torch.float64)
         return fn(logits, torch.tensor([[1, 4, 2, 6, 0], [0, 3, 3, 5, 1]]))
@@ -219,13 +233,15 @@ def choose(mine, reference, answer, trust):
     return reference, "the reference", why
 
 
-def load(root, code="exercises", trust=False, tokenizer="chars"):
+def load(root, code="exercises", trust=False, tokenizer="chars", model="gpt2"):
     """Every piece the capstone needs: the learner's (from `code`/NN-slug/solution.py) where it
     agrees with the reference, else the reference (from solutions/). code="solutions" takes the
     references throughout; trust=True takes every learner function that is written. `tokenizer`
-    ("chars" or "bpe") chooses the tokenizer's pieces (lesson 28's or lesson 29's)."""
+    ("chars" or "bpe") chooses the tokenizer's pieces (lesson 28's or lesson 29's), `model`
+    ("gpt2" or "llama") the model's (lessons 12 and 24, or lesson 30: the LLaMA-style model's
+    initialisation and loss-at-init report are then the capstone's own, in llama.py)."""
     pieces = Pieces()
-    for name, lesson in {**PIECES, **TOKENIZER_PIECES[tokenizer]}.items():
+    for name, lesson in {**MODEL_PIECES[model], **PIECES, **TOKENIZER_PIECES[tokenizer]}.items():
         reference, why = lesson_module(root, "solutions", lesson)
         if reference is None:
             sys.exit(f"The capstone needs lesson {lesson}, but {why}.")
@@ -242,6 +258,9 @@ def load(root, code="exercises", trust=False, tokenizer="chars"):
                                     + ("" if whose == "yours" else "; the reference stands in "
                                        f"(finish it with `make check L={lesson[:2]}`)"))
         pieces.fns[name], pieces.whose[name] = fn, (whose, lesson)
+    if model == "llama":
+        pieces.fns["init_report"] = llama.init_report_of(
+            pieces.forward, lambda logits, targets: shifted_loss(pieces.lm_loss, logits, targets))
     pieces.loop, whose = loop_module(root, code, pieces, trust)
     for name in LOOP_FUNCTIONS:
         pieces.fns[name], pieces.whose[name] = getattr(pieces.loop, name), (whose, LOOP)
@@ -275,8 +294,8 @@ def loop_module(root, code, pieces, trust=False):
 
 def wire(loop, pieces):
     """Give lesson 27's module the pieces instead of the copies it holds: the model of lesson 12
-    (this capstone trains without dropout), the loss of lesson 13, and lessons 22 to 26."""
-    forward, loss = pieces.gpt_forward, pieces.lm_loss
+    or 30 (this capstone trains without dropout), the loss of lesson 13, and lessons 22 to 26."""
+    forward, loss = pieces.forward, pieces.lm_loss
     loop.__dict__.update(
         gpt2_logits=lambda params, ids, n_heads, dropout=0.0: forward(ids, params, n_heads),
         batch_loss=lambda logits, targets: shifted_loss(loss, logits, targets),
