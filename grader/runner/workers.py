@@ -141,9 +141,27 @@ class Worker:
         that child's end, then fork, set up and confine the next job's child (a fork, a cgroup and
         a child's end cost more than the rest of a job)."""
         def make():
-            ended.stop()
-            return JobChild(self, next(self.ids), limits)
+            account = self.premade(limits)      # made while that child ends
+            try:
+                ended.stop(release=False)
+                return JobChild(self, next(self.ids), limits, account)
+            except BaseException:
+                if account is not None:
+                    account.close()
+                raise
+            finally:
+                ended.release()                 # its cgroup goes once the next child is made
         self.ahead = self.maker.submit(make)
+
+    def premade(self, limits):
+        """A new cgroup for the next job, or None (without cgroups, or if it cannot be made now:
+        the child then makes its own, and says why if that fails too)."""
+        if self.group is None:
+            return None
+        try:
+            return self.group.account(limits["memory_mb"], limits["processes"] + 1)
+        except OSError:
+            return None
 
     def host_pid(self, pid):
         """The pid on this side of the job child the worker calls `pid` (in the sandbox, the
@@ -196,7 +214,8 @@ class JobChild:
     frames, its printed output, its end. It is made (forked, set up, in its cgroup) before its job
     is known; the child waits for its request, so no learner code runs before it is confined."""
 
-    def __init__(self, worker, job_id, limits):
+    def __init__(self, worker, job_id, limits, account=None):
+        """`account`: the job's cgroup, made already (else the child makes it)."""
         self.worker, self.id, self.limits = worker, job_id, limits
         self.stopping = self.out_of_memory = False
         request_r, self.request_w = os.pipe()
@@ -209,7 +228,7 @@ class JobChild:
             reply = worker.receive(REPLY_SECONDS)
             if reply.get("started") != job_id:
                 raise WorkerDied("it did not start the job")
-            self.confine(reply.get("pid"), limits)
+            self.confine(reply.get("pid"), limits, account)
         except (WorkerDied, JobNotClean):
             for fd in (self.request_w, self.rfd, self.outfd):
                 if fd is not None:
@@ -230,15 +249,18 @@ class JobChild:
         self.limits = limits
         self.send(request)
 
-    def confine(self, pid, limits):
-        """Move the child, still waiting for its request, into a new cgroup of its own."""
+    def confine(self, pid, limits, account=None):
+        """Move the child, still waiting for its request, into a new cgroup of its own (`account`,
+        or one made now)."""
+        self.account = account
         if self.worker.group is None:
             return
         if type(pid) is not int or pid <= 0:
             raise WorkerDied("it did not say which process runs the job")
         self.memory_mb = limits["memory_mb"]
         try:
-            self.account = self.worker.group.account(self.memory_mb, limits["processes"] + 1)
+            self.account = account or self.worker.group.account(self.memory_mb,
+                                                                limits["processes"] + 1)
             self.account.attach(self.worker.host_pid(pid))
         except cgroups.NotEmpty as exc:
             raise JobNotClean(str(exc)) from None
@@ -325,9 +347,10 @@ class JobChild:
                 os.close(fd)
             self.rfd = self.outfd = self.request_w = None
 
-    def stop(self, grace=0.0):
+    def stop(self, grace=0.0, release=True):
         """Kill the child's whole process tree (the worker does it) and return its exit code; with
-        `grace`, first give a child that is ending anyway that long to end by itself."""
+        `grace`, first give a child that is ending anyway that long to end by itself. Its cgroup
+        is removed then, or by `release` later."""
         try:
             deadline = time.monotonic() + grace
             while self.code is None and (left := deadline - time.monotonic()) > 0:
@@ -341,10 +364,15 @@ class JobChild:
                 self.out_of_memory = self.account.out_of_memory()
         finally:
             self.close_pipes()
-            if self.account is not None:      # its processes are gone: so is its cgroup
-                self.account.close()
-                self.account = None
+            if release:
+                self.release()
         return self.code
+
+    def release(self):
+        """Remove the cgroup of a child that has ended."""
+        if self.account is not None:
+            self.account.close()
+            self.account = None
 
 
 def preload_for(lessons):
