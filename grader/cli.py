@@ -300,19 +300,37 @@ def override(wb, learner, lesson, score, comment, out):
 
 
 @cli.command()
-@click.argument("learner")
-@click.argument("lesson")
-@click.argument("text")
+@click.argument("words", nargs=-1, metavar="LEARNER LESSON TEXT | --mistake LESSON:ID TEXT")
+@click.option("--mistake", default=None, metavar="LESSON:ID", help="Comment for everyone whose "
+              "current result on LESSON carries this known mistake or symptom (its id as the "
+              "gradebook stores it, e.g. 01:no-max-shift or 01:symptom:NAME).")
+@click.option("--points", type=float, default=None, help="With --mistake: points added to (or, "
+              "negative, taken from) the lesson's for each of them.")
 @click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
               help="The folder `grader grade` wrote its gradebook into.")
 @click.pass_obj
-def comment(wb, learner, lesson, text, out):
-    """Add a comment on LEARNER's LESSON, shown on their feedback (kept with who and when)."""
-    from grader.classroom.course import notes
-    lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment,
-                                    text)
-    console.print(terminal((f"Recorded a comment on {learner} x {lesson_id}. " if added else
-                            f"{learner} x {lesson_id} has this comment already. ") + RECORDED))
+def comment(wb, words, mistake, points, out):
+    """Add a comment on LEARNER's LESSON, shown on their feedback (kept with who and when); with
+    --mistake, on everyone whose current result carries that mistake, now and on later runs."""
+    from grader.classroom.course import mistake_notes, notes
+    if mistake is None:
+        if points is not None:
+            fail("--points goes with --mistake: use `grader override` for one learner's points.")
+        if len(words) != 3:
+            fail("grader comment takes LEARNER LESSON TEXT (or --mistake LESSON:ID TEXT).")
+        learner, lesson, text = words
+        lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment,
+                                        text)
+        console.print(terminal((f"Recorded a comment on {learner} x {lesson_id}. " if added else
+                                f"{learner} x {lesson_id} has this comment already. ") + RECORDED))
+        return
+    if len(words) != 1:
+        fail("grader comment --mistake LESSON:ID takes one TEXT (quote it), and no learner.")
+    lesson_id, mistake_id, added, count = mistake_notes.record(Path(out), wb, mistake, words[0],
+                                                               points)
+    console.print(terminal((f"Recorded a note on {mistake_id} of {lesson_id}" if added else
+                            f"{mistake_id} of {lesson_id} has this note already")
+                           + f": {count} learners' current results carry it. " + RECORDED))
 
 
 @cli.command()

@@ -21,7 +21,7 @@ from grader.errors import GraderError
 from grader.judge import points
 from grader.sources import code_digest
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 ROSTER = """
@@ -55,6 +55,16 @@ CREATE TABLE comments (                     -- `grader comment`
     learner TEXT NOT NULL,
     lesson TEXT NOT NULL,
     text TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL);
+"""
+MISTAKE_NOTES = """
+CREATE TABLE mistake_notes (                -- `grader comment --mistake`: the latest per lesson x
+    id INTEGER PRIMARY KEY,                 -- mistake counts, for every learner whose current
+    lesson TEXT NOT NULL,                   -- result's diagnosis names it
+    mistake TEXT NOT NULL,                  -- as results.diagnosis stores it (symptom:... too)
+    text TEXT NOT NULL,
+    points REAL,                            -- added to the lesson's points (NULL: none)
     by TEXT NOT NULL,
     at TEXT NOT NULL);
 """
@@ -122,7 +132,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-""" + ROSTER + EXTENSIONS + NOTES
+""" + ROSTER + EXTENSIONS + NOTES + MISTAKE_NOTES
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -159,7 +169,8 @@ ALTER TABLE submissions ADD COLUMN handed_in TEXT;
 ALTER TABLE submissions ADD COLUMN handed_in_from TEXT;
 """ + EXTENSIONS
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
-              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES}    # from version N to N + 1
+              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES,
+              8: MISTAKE_NOTES}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 
 
