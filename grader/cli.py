@@ -339,9 +339,11 @@ def comment(wb, words, mistake, points, out):
               help="The folder `grader grade` wrote its gradebook into (its --out), or the "
               "gradebook.sqlite file itself.")
 @click.option("--no-html", is_flag=True, help="Only print the summary; write no HTML page.")
-def report(out, folder, no_html):
+@click.pass_obj
+def report(wb, out, folder, no_html):
     """What the class got wrong, from its gradebook: a summary here, and one self-contained HTML page
-    at OUT (default: report.html beside the gradebook) with figures, mistakes and problems."""
+    at OUT (default: report.html beside the gradebook) with figures, mistakes and problems, and
+    collusion.html beside it: evidence of shared work, for the instructor only."""
     from grader.classroom.report import book as class_report
     from grader.classroom.report.text import print_report
     if out and no_html:
@@ -353,6 +355,8 @@ def report(out, folder, no_html):
         path = Path(out) if out else folder / "report.html"
         class_report.write(data, folder, path)
         console.print(f"Wrote the class report: {terminal(str(path))}")
+        evidence = class_report.write_collusion(folder, path.parent, wb)
+        console.print(f"Wrote the collusion evidence, for your eyes only: {terminal(str(evidence))}")
 
 
 def lms_export(system, out_path, folder):

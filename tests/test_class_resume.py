@@ -37,7 +37,8 @@ UNDO = {5: "DROP TABLE roster;",
            "COLUMN late; ALTER TABLE submissions DROP COLUMN handed_in; ALTER TABLE submissions "
            "DROP COLUMN handed_in_from;",
         8: "DROP TABLE overrides; DROP TABLE comments;",
-        9: "DROP TABLE mistake_notes;"}
+        9: "DROP TABLE mistake_notes;",
+        10: "ALTER TABLE case_results DROP COLUMN output;"}
 EMPTY_LEARNERS = 150     # learners with nothing handed in: cheap to grade, slow enough to export
 
 

@@ -21,7 +21,7 @@ from grader.errors import GraderError
 from grader.judge import points
 from grader.sources import code_digest
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 ROSTER = """
@@ -121,6 +121,7 @@ CREATE TABLE case_results (
     verdict TEXT,                           -- the verdict in words a learner may read
     probe TEXT,
     shown TEXT,                             -- JSON: input, expected, got, printed (public cases)
+    output TEXT,                            -- a hash of the outputs (collusion.fingerprint)
     PRIMARY KEY (result, position));
 CREATE TABLE current (
     learner TEXT NOT NULL,
@@ -168,9 +169,12 @@ ALTER TABLE lessons ADD COLUMN late TEXT;
 ALTER TABLE submissions ADD COLUMN handed_in TEXT;
 ALTER TABLE submissions ADD COLUMN handed_in_from TEXT;
 """ + EXTENSIONS
+MIGRATE_FROM_9 = """
+ALTER TABLE case_results ADD COLUMN output TEXT;
+"""
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
               5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES,
-              8: MISTAKE_NOTES}    # from version N to N + 1
+              8: MISTAKE_NOTES, 9: MIGRATE_FROM_9}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 
 
@@ -360,9 +364,10 @@ class Gradebook:
              version, time.strftime("%Y-%m-%dT%H:%M:%S%z"), round(seconds, 4), r["fault"],
              r["hint"], r["error_line"], r["feedback_error"], json.dumps(r.get("notes") or [])))
         self.db.executemany(
-            "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(cur.lastrowid, i, c["name"], c["public"], c["status"], c["passed"], c["message"],
-              c["verdict"], c["probe"], json.dumps(c["shown"]) if c["shown"] else None)
+              c["verdict"], c["probe"], json.dumps(c["shown"]) if c["shown"] else None,
+              c.get("output"))
              for i, c in enumerate(r["cases"])])
         self.db.execute("INSERT OR REPLACE INTO current VALUES (?, ?, ?)",
                         (job.learner, job.lesson, cur.lastrowid))
