@@ -218,9 +218,11 @@ def chosen_lessons(wb, lessons):
 @click.option("--extensions", "extensions_file", default=None, type=click.Path(dir_okay=False),
               help="Extensions (CSV: learner, lesson or *, due: a date or a number of days; "
               "default: extensions.csv beside the class folder, if there is one).")
+@click.option("--preview", is_flag=True, help="Grade into a scratch copy of the gradebook and list "
+              "whose points would change and why; nothing in --out is written.")
 @click.pass_obj
 def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, hidden_cases,
-          no_sandbox, executor, drop, roster, course_file, extensions_file):
+          no_sandbox, executor, drop, roster, course_file, extensions_file, preview):
     """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders. Only what
     is new or changed is graded; the exports are rewritten from the gradebook every run."""
     from grader.classroom.classgrade import grade_class
@@ -242,9 +244,17 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
         def progress(total):
             task = bar.add_task("Grading", total=total)
             return lambda job: bar.advance(task)
-        done = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
-                           case_seconds, progress, regrade, known, learner, hidden_cases, runs_jobs,
-                           drop, roster=members, course=course, extensions=extensions)
+        grading = dict(jobs=jobs, sandboxed=not no_sandbox, case_seconds=case_seconds,
+                       progress=progress, regrade=regrade, known=known, learner=learner,
+                       visibility=hidden_cases, executor=runs_jobs, drop=drop, roster=members,
+                       course=course, extensions=extensions)
+        if preview:
+            from grader.classroom.preview import preview_class
+            done, changes = preview_class(Path(submissions), chosen, Path(out), **grading)
+        else:
+            done = grade_class(Path(submissions), chosen, Path(out), **grading)
+    if preview:
+        print_preview(done, changes, Path(out))
     lines, code = summary(done, chosen, Path(out), not no_sandbox, drop)
     for line in lines:
         console.print(terminal(line))
@@ -252,6 +262,19 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
         fail(f"No submission was found in {submissions} for lessons "
              f"{', '.join(l.id for l in chosen)}: see the files listed above.")
     sys.exit(code)
+
+
+def print_preview(done, changes, out):
+    """What `grader grade --preview` found; exits."""
+    for change in changes:
+        console.print(terminal(change.line()))
+    graded = len(done.graded)
+    console.print(terminal(f"Preview: {graded} submissions graded in a scratch copy; "
+                           f"{len(changes)} learner x lesson points would change. Nothing in "
+                           f"{out} was written."))
+    if not done.submissions:
+        fail("No submission was found for the lessons chosen.")
+    sys.exit(1 if done.faults else 0)
 
 
 @cli.command()
@@ -342,8 +365,7 @@ def comment(wb, words, mistake, points, out):
 @click.pass_obj
 def report(wb, out, folder, no_html):
     """What the class got wrong, from its gradebook: a summary here, and one self-contained HTML page
-    at OUT (default: report.html beside the gradebook) with figures, mistakes and problems, and
-    collusion.html beside it: evidence of shared work, for the instructor only."""
+    at OUT (default: report.html beside the gradebook) with figures, mistakes and problems."""
     from grader.classroom.report import book as class_report
     from grader.classroom.report.text import print_report
     if out and no_html:
