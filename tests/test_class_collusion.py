@@ -14,15 +14,17 @@ from hypothesis.extra import numpy as hnp
 from conftest import GOOD_SOFTMAX, grader
 from grader.classroom.collusion.fingerprint import output_hash
 from grader.lessons.build import stub_text
-from mixed_class import MISTAKE, put, reference
+from mixed_class import put, reference
 
 FIXED_LAST = GOOD_SOFTMAX.replace("axis=axis", "axis=-1")
 UNIFORM = "import numpy as np\n\ndef softmax(x, axis=-1):\n    x = np.asarray(x, dtype=float)\n"
 FLAT_ONE = UNIFORM + "    return np.full(x.shape, 1.0 / x.shape[axis])\n"
 FLAT_TWO = UNIFORM + "    return np.ones_like(x) / x.shape[axis]\n"
-NO_SHIFT = [MISTAKE, MISTAKE.replace("np.exp(x)", "np.exp(np.asarray(x))"),
-            MISTAKE.replace("e / np.sum(e, axis=axis, keepdims=True)",
-                            "e / e.sum(axis=axis, keepdims=True)")]
+# the same common mistake written three more ways: wrong outputs shared by five, not rare
+LAST_AXIS = [FIXED_LAST.replace("np.max(x, axis=-1, keepdims=True)", "x.max(axis=-1, keepdims=True)"),
+             FIXED_LAST.replace("np.max", "np.amax"),
+             FIXED_LAST.replace("e / np.sum(e, axis=-1, keepdims=True)",
+                                "e / e.sum(axis=-1, keepdims=True)")]
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +32,7 @@ def graded(lesson_sources, softmax_lesson, tmp_path_factory):
     """A class of 12 on lesson 01, graded; tests copy its output folder."""
     cls, out = tmp_path_factory.mktemp("cls") / "class", tmp_path_factory.mktemp("cls") / "out"
     files = {"ann": FIXED_LAST, "ben": FIXED_LAST, "cat": FLAT_ONE, "dan": FLAT_TWO,
-             "eve": NO_SHIFT[0], "fay": NO_SHIFT[1], "gus": NO_SHIFT[2], "hal": GOOD_SOFTMAX,
+             "eve": LAST_AXIS[0], "fay": LAST_AXIS[1], "gus": LAST_AXIS[2], "hal": GOOD_SOFTMAX,
              "ivy": reference("01-softmax"), "jon": reference("01-softmax"),
              "kim": stub_text(softmax_lesson), "lea": stub_text(softmax_lesson)}
     for learner, text in files.items():

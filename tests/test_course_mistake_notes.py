@@ -101,16 +101,27 @@ def test_a_mistake_note_reaches_everyone_with_the_mistake_on_every_export(lesson
     (["--mistake", "01:no-max-shift", "x", "y"], "takes one TEXT"),
     (["bob", "01", "x", "--points", "1"], "--points goes with --mistake"),
     (["bob", "01"], "grader comment takes LEARNER LESSON TEXT"),
+    (["--mistake", "01:no-max-shift", "x", "--out", "{nowhere}"], "there is no gradebook"),
 ])
 def test_bad_mistake_notes_get_a_clear_message_and_record_nothing(lesson_sources, graded_class,
                                                                   tmp_path, args, words):
     _, out = copied(graded_class, tmp_path)
-    done = grader(lesson_sources, "comment", *args, "--out", str(out))
+    args = [a.format(nowhere=tmp_path / "nowhere") for a in args]
+    done = grader(lesson_sources, "comment", *args, *([] if "--out" in args else ["--out", str(out)]))
     assert done.returncode == 2 and "Traceback" not in done.stdout + done.stderr
     assert words in done.stdout + done.stderr, done.stdout + done.stderr
     with closing(sqlite3.connect(out / "gradebook.sqlite")) as db:
         assert db.execute("SELECT COUNT(*) FROM mistake_notes").fetchone()[0] == 0
         assert db.execute("SELECT COUNT(*) FROM comments").fetchone()[0] == 0
+
+
+@given(st.text(max_size=40))
+def test_any_mistake_spec_is_split_at_its_first_colon_or_refused(spec):
+    lesson, sep, mistake = spec.partition(":")
+    try:
+        assert mistake_notes.split(spec) == (lesson.strip(), mistake.strip())
+    except CourseError as exc:
+        assert not (sep and lesson.strip() and mistake.strip()) and "LESSON:ID" in str(exc)
 
 
 @given(mistake=st.one_of(st.sampled_from(["no-max-shift", "global-max"]), st.text(max_size=30)), text=st.text(max_size=30),
