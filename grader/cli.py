@@ -353,7 +353,8 @@ def comment(wb, words, mistake, points, out):
                                                                points)
     console.print(terminal((f"Recorded a note on {mistake_id} of {lesson_id}" if added else
                             f"{mistake_id} of {lesson_id} has this note already")
-                           + f": {count} learners' current results carry it. " + RECORDED))
+                           + (": 1 learner's current result carries it. " if count == 1 else
+                              f": {count} learners' current results carry it. ") + RECORDED))
 
 
 @cli.command()

@@ -124,8 +124,8 @@ def test_any_mistake_spec_is_split_at_its_first_colon_or_refused(spec):
         assert not (sep and lesson.strip() and mistake.strip()) and "LESSON:ID" in str(exc)
 
 
-@given(mistake=st.one_of(st.sampled_from(["no-max-shift", "global-max"]), st.text(max_size=30)), text=st.text(max_size=30),
-       points=st.one_of(st.none(), st.floats(allow_nan=True)))
+@given(mistake=st.one_of(st.sampled_from(["no-max-shift", "global-max"]), st.text(max_size=30)),
+       text=st.text(max_size=30), points=st.one_of(st.none(), st.floats(allow_nan=True)))
 def test_any_note_is_recorded_only_when_it_names_a_known_mistake(graded_class, softmax_lesson,
                                                                   tmp_path_factory, mistake, text,
                                                                   points):
