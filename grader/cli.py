@@ -218,9 +218,11 @@ def chosen_lessons(wb, lessons):
 @click.option("--extensions", "extensions_file", default=None, type=click.Path(dir_okay=False),
               help="Extensions (CSV: learner, lesson or *, due: a date or a number of days; "
               "default: extensions.csv beside the class folder, if there is one).")
+@click.option("--preview", is_flag=True, help="Grade into a scratch copy of the gradebook and list "
+              "whose points would change and why; nothing in --out is written.")
 @click.pass_obj
 def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, hidden_cases,
-          no_sandbox, executor, drop, roster, course_file, extensions_file):
+          no_sandbox, executor, drop, roster, course_file, extensions_file, preview):
     """Grade a class: SUBMISSIONS holds one folder per learner, with their lesson folders. Only what
     is new or changed is graded; the exports are rewritten from the gradebook every run."""
     from grader.classroom.classgrade import grade_class
@@ -242,9 +244,17 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
         def progress(total):
             task = bar.add_task("Grading", total=total)
             return lambda job: bar.advance(task)
-        done = grade_class(Path(submissions), chosen, Path(out), jobs, not no_sandbox,
-                           case_seconds, progress, regrade, known, learner, hidden_cases, runs_jobs,
-                           drop, roster=members, course=course, extensions=extensions)
+        grading = dict(jobs=jobs, sandboxed=not no_sandbox, case_seconds=case_seconds,
+                       progress=progress, regrade=regrade, known=known, learner=learner,
+                       visibility=hidden_cases, executor=runs_jobs, drop=drop, roster=members,
+                       course=course, extensions=extensions)
+        if preview:
+            from grader.classroom.preview import preview_class
+            done, changes = preview_class(Path(submissions), chosen, Path(out), **grading)
+        else:
+            done = grade_class(Path(submissions), chosen, Path(out), **grading)
+    if preview:
+        print_preview(done, changes, Path(out))
     lines, code = summary(done, chosen, Path(out), not no_sandbox, drop)
     for line in lines:
         console.print(terminal(line))
@@ -252,6 +262,19 @@ def grade(wb, submissions, lessons, out, jobs, case_seconds, regrade, learner, h
         fail(f"No submission was found in {submissions} for lessons "
              f"{', '.join(l.id for l in chosen)}: see the files listed above.")
     sys.exit(code)
+
+
+def print_preview(done, changes, out):
+    """What `grader grade --preview` found; exits."""
+    for change in changes:
+        console.print(terminal(change.line()))
+    graded = len(done.graded)
+    console.print(terminal(f"Preview: {graded} submissions graded in a scratch copy; "
+                           f"{len(changes)} learner x lesson points would change. Nothing in "
+                           f"{out} was written."))
+    if not done.submissions:
+        fail("No submission was found for the lessons chosen.")
+    sys.exit(1 if done.faults else 0)
 
 
 @cli.command()
@@ -300,19 +323,38 @@ def override(wb, learner, lesson, score, comment, out):
 
 
 @cli.command()
-@click.argument("learner")
-@click.argument("lesson")
-@click.argument("text")
+@click.argument("words", nargs=-1, metavar="LEARNER LESSON TEXT | --mistake LESSON:ID TEXT")
+@click.option("--mistake", default=None, metavar="LESSON:ID", help="Comment for everyone whose "
+              "current result on LESSON carries this known mistake or symptom (its id as the "
+              "gradebook stores it, e.g. 01:no-max-shift or 01:symptom:NAME).")
+@click.option("--points", type=float, default=None, help="With --mistake: points added to (or, "
+              "negative, taken from) the lesson's for each of them.")
 @click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
               help="The folder `grader grade` wrote its gradebook into.")
 @click.pass_obj
-def comment(wb, learner, lesson, text, out):
-    """Add a comment on LEARNER's LESSON, shown on their feedback (kept with who and when)."""
-    from grader.classroom.course import notes
-    lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment,
-                                    text)
-    console.print(terminal((f"Recorded a comment on {learner} x {lesson_id}. " if added else
-                            f"{learner} x {lesson_id} has this comment already. ") + RECORDED))
+def comment(wb, words, mistake, points, out):
+    """Add a comment on LEARNER's LESSON, shown on their feedback (kept with who and when); with
+    --mistake, on everyone whose current result carries that mistake, now and on later runs."""
+    from grader.classroom.course import mistake_notes, notes
+    if mistake is None:
+        if points is not None:
+            fail("--points goes with --mistake: use `grader override` for one learner's points.")
+        if len(words) != 3:
+            fail("grader comment takes LEARNER LESSON TEXT (or --mistake LESSON:ID TEXT).")
+        learner, lesson, text = words
+        lesson_id, added = notes.record(Path(out), wb.roadmap, learner, lesson, notes.add_comment,
+                                        text)
+        console.print(terminal((f"Recorded a comment on {learner} x {lesson_id}. " if added else
+                                f"{learner} x {lesson_id} has this comment already. ") + RECORDED))
+        return
+    if len(words) != 1:
+        fail("grader comment --mistake LESSON:ID takes one TEXT (quote it), and no learner.")
+    lesson_id, mistake_id, added, count = mistake_notes.record(Path(out), wb, mistake, words[0],
+                                                               points)
+    console.print(terminal((f"Recorded a note on {mistake_id} of {lesson_id}" if added else
+                            f"{mistake_id} of {lesson_id} has this note already")
+                           + (": 1 learner's current result carries it. " if count == 1 else
+                              f": {count} learners' current results carry it. ") + RECORDED))
 
 
 @cli.command()
@@ -321,7 +363,8 @@ def comment(wb, learner, lesson, text, out):
               help="The folder `grader grade` wrote its gradebook into (its --out), or the "
               "gradebook.sqlite file itself.")
 @click.option("--no-html", is_flag=True, help="Only print the summary; write no HTML page.")
-def report(out, folder, no_html):
+@click.pass_obj
+def report(wb, out, folder, no_html):
     """What the class got wrong, from its gradebook: a summary here, and one self-contained HTML page
     at OUT (default: report.html beside the gradebook) with figures, mistakes and problems."""
     from grader.classroom.report import book as class_report
@@ -335,6 +378,8 @@ def report(out, folder, no_html):
         path = Path(out) if out else folder / "report.html"
         class_report.write(data, folder, path)
         console.print(f"Wrote the class report: {terminal(str(path))}")
+        evidence = class_report.write_collusion(folder, path.parent, wb)
+        console.print(f"Wrote the collusion evidence, for your eyes only: {terminal(str(evidence))}")
 
 
 def lms_export(system, out_path, folder):

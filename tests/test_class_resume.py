@@ -36,7 +36,9 @@ UNDO = {5: "DROP TABLE roster;",
         7: "DROP TABLE extensions; ALTER TABLE lessons DROP COLUMN due; ALTER TABLE lessons DROP "
            "COLUMN late; ALTER TABLE submissions DROP COLUMN handed_in; ALTER TABLE submissions "
            "DROP COLUMN handed_in_from;",
-        8: "DROP TABLE overrides; DROP TABLE comments;"}
+        8: "DROP TABLE overrides; DROP TABLE comments;",
+        9: "DROP TABLE mistake_notes;",
+        10: "ALTER TABLE case_results DROP COLUMN output;"}
 EMPTY_LEARNERS = 150     # learners with nothing handed in: cheap to grade, slow enough to export
 
 

@@ -11,6 +11,7 @@ from grader.errors import GraderError
 from grader.runner import isolation, run
 from grader.runner.workers import Pool, preload_for
 from . import exports
+from .collusion import page as collusion_page
 from .gradebook import Gradebook, RunLock, grader_version
 from .course import extensions as course_extensions
 from .course.handed_in import handed_in
@@ -32,6 +33,7 @@ class Run:
     isolation: object = None        # the runner.isolation.Isolation the jobs ran under, if here
     absent: list = field(default_factory=list)       # on the roster, with no folder in the class
     off_roster: list = field(default_factory=list)   # a folder in the class, not on the roster
+    collusion: tuple = None         # (page, identical files, shared outputs), on a whole class
 
     @property
     def faults(self):
@@ -124,6 +126,8 @@ def grade_with(grading, folder, lessons, out, progress, regrade, known, learner,
                 book.note_handed_in(hand_in_times(shas, not whole_class))
                 view = exports.write_all(book.db, out, visibility, drop)
                 done.withdrawn = sorted(view.withdrawn)
+                if whole_class:         # instructor only: beside the gradebook, never exported
+                    done.collusion = collusion_page.write(book.db, out, lessons)
                 if stopped:
                     raise stopped
             except sqlite3.OperationalError as exc:

@@ -58,6 +58,9 @@ def instructor_notes(view, learner):
             parts.append(f"{l.id}: overridden to {override.score:g} by {override.by}{stale}"
                          + (f": {override.comment}" if override.comment else ""))
         parts += [f"{l.id}: comment by {c.by}: {c.text}" for c in view.comments.get((learner, l.id), [])]
+        parts += [f"{l.id}: note by {n.by} on {n.mistake}: {n.text}"
+                  + feedback.mistake_points(n, override)
+                  for n in view.notes_on_mistakes(learner, l.id)]
     return "; ".join(parts)
 
 
@@ -67,7 +70,7 @@ def grades_csv(view):
     the total; `status` (withdrawn, for a learner whose folder is gone; not on the roster) when the
     class has such a learner, and `instructor notes` (overrides and comments) when there are any."""
     status = any(view.status(l) for l in view.learners)
-    notes = bool(view.overrides or view.comments)
+    notes = bool(view.overrides or view.comments or view.mistake_notes)
     rows = [["learner", *(l.id for l in view.lessons), "total", *(["status"] if status else []),
              *(["instructor notes"] if notes else [])]]
     for learner in view.learners:

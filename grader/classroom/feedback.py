@@ -61,7 +61,17 @@ def instructor_blocks(view, learner, lesson):
         blocks.append(("override", text, None))
     for c in view.comments.get((learner, lesson.id), []):
         blocks.append(("comment", f"Comment from {c.by} ({when(c.at)}): {c.text}", None))
+    for n in view.notes_on_mistakes(learner, lesson.id):
+        blocks.append(("comment", f"Comment from {n.by} ({when(n.at)}) on a mistake found in "
+                       f"your submission: {n.text}" + mistake_points(n, override), None))
     return blocks
+
+
+def mistake_points(note, override):
+    """What a mistake note's points did to the lesson's (nothing under an override)."""
+    if not note.points or override is not None:
+        return ""
+    return f" ({note.points:+g} points)"
 
 
 def lesson_blocks(view, learner, lesson):

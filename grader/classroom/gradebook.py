@@ -21,7 +21,7 @@ from grader.errors import GraderError
 from grader.judge import points
 from grader.sources import code_digest
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 10
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 ROSTER = """
@@ -55,6 +55,16 @@ CREATE TABLE comments (                     -- `grader comment`
     learner TEXT NOT NULL,
     lesson TEXT NOT NULL,
     text TEXT NOT NULL,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL);
+"""
+MISTAKE_NOTES = """
+CREATE TABLE mistake_notes (                -- `grader comment --mistake`: the latest per lesson x
+    id INTEGER PRIMARY KEY,                 -- mistake counts, for every learner whose current
+    lesson TEXT NOT NULL,                   -- result's diagnosis names it
+    mistake TEXT NOT NULL,                  -- as results.diagnosis stores it (symptom:... too)
+    text TEXT NOT NULL,
+    points REAL,                            -- added to the lesson's points (NULL: none)
     by TEXT NOT NULL,
     at TEXT NOT NULL);
 """
@@ -111,6 +121,7 @@ CREATE TABLE case_results (
     verdict TEXT,                           -- the verdict in words a learner may read
     probe TEXT,
     shown TEXT,                             -- JSON: input, expected, got, printed (public cases)
+    output TEXT,                            -- a hash of the outputs (collusion.fingerprint)
     PRIMARY KEY (result, position));
 CREATE TABLE current (
     learner TEXT NOT NULL,
@@ -122,7 +133,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-""" + ROSTER + EXTENSIONS + NOTES
+""" + ROSTER + EXTENSIONS + NOTES + MISTAKE_NOTES
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -158,8 +169,12 @@ ALTER TABLE lessons ADD COLUMN late TEXT;
 ALTER TABLE submissions ADD COLUMN handed_in TEXT;
 ALTER TABLE submissions ADD COLUMN handed_in_from TEXT;
 """ + EXTENSIONS
+MIGRATE_FROM_9 = """
+ALTER TABLE case_results ADD COLUMN output TEXT;
+"""
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
-              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES}    # from version N to N + 1
+              5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES,
+              8: MISTAKE_NOTES, 9: MIGRATE_FROM_9}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 
 
@@ -349,9 +364,10 @@ class Gradebook:
              version, time.strftime("%Y-%m-%dT%H:%M:%S%z"), round(seconds, 4), r["fault"],
              r["hint"], r["error_line"], r["feedback_error"], json.dumps(r.get("notes") or [])))
         self.db.executemany(
-            "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO case_results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(cur.lastrowid, i, c["name"], c["public"], c["status"], c["passed"], c["message"],
-              c["verdict"], c["probe"], json.dumps(c["shown"]) if c["shown"] else None)
+              c["verdict"], c["probe"], json.dumps(c["shown"]) if c["shown"] else None,
+              c.get("output"))
              for i, c in enumerate(r["cases"])])
         self.db.execute("INSERT OR REPLACE INTO current VALUES (?, ?, ?)",
                         (job.learner, job.lesson, cur.lastrowid))

@@ -20,6 +20,7 @@ from grader.judge.shown import verdict_text
 from grader.learner.report import call_text
 from grader.runner import sandbox
 from grader.runner.workers import GRADER_HOME
+from .collusion.fingerprint import output_hash
 from .learnerfiles import Refused
 
 MAX_SHOWN = 4000
@@ -118,7 +119,8 @@ def case_row(r):
     return {"name": r.case.name, "public": public, "status": r.outcome.status,
             "passed": bool(r.verdict.passed), "message": r.verdict.message or "",
             "verdict": "passed" if r.verdict.passed else clip(verdict_text(r)),
-            "probe": r.case.probe or "", "shown": public_shown(r) if public else None}
+            "probe": r.case.probe or "", "shown": public_shown(r) if public else None,
+            "output": output_hash(r.outcome.outputs if r.outcome.status == "ok" else None)}
 
 
 def result_row(result, fault=None):

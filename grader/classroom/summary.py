@@ -96,4 +96,8 @@ def summary(done, lessons, out, sandboxed, dropped=False):
                      f"{names(done.off_roster)}")
     lines.append(f"\nWritten from the gradebook: {out / 'gradebook.sqlite'}, {out / 'grades.csv'}, "
                  f"{out / 'feedback'}/, {out / 'gradescope'}/")
+    if done.collusion:
+        path, files, outputs = done.collusion
+        lines.append(f"For your eyes only: {path} ({plural(len(files), 'group')} of identical "
+                     f"files, {plural(len(outputs), 'pair')} sharing rare wrong outputs)")
     return lines, 1 if done.faults else 0

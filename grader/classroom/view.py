@@ -4,7 +4,7 @@ import json
 from dataclasses import dataclass, field
 
 from grader.judge.points import DEFAULT, Rule
-from .course import dates, notes as course_notes
+from .course import dates, mistake_notes, notes as course_notes
 from .course.extensions import Extension
 from .course.late import Late
 from .course.roster import Member
@@ -91,15 +91,28 @@ class ClassView:
     roster: dict = field(default_factory=dict)      # learner -> course.roster.Member (may be empty)
     overrides: dict = field(default_factory=dict)   # (learner, lesson) -> course.notes.Override
     comments: dict = field(default_factory=dict)    # (learner, lesson) -> [course.notes.Comment]
+    mistake_notes: dict = field(default_factory=dict)   # lesson -> {mistake: MistakeNote}
 
     def earned(self, learner, lesson_id):
         """The points learner x lesson counts for: the instructor's override, else the current
-        result's (None: nothing graded, or the grader failed)."""
+        result's with the points of the mistake notes it carries, kept within the lesson's
+        (None: nothing graded, or the grader failed)."""
         override = self.overrides.get((learner, lesson_id))
         if override is not None:
             return override.score
         cur = self.current.get((learner, lesson_id))
-        return None if cur is None or cur.fault else cur.earned
+        if cur is None or cur.fault:
+            return None
+        shift = sum(n.points or 0 for n in self.notes_on_mistakes(learner, lesson_id))
+        if not shift:
+            return cur.earned
+        worth = next((l.points for l in self.lessons if l.id == lesson_id), cur.earned)
+        return min(max(cur.earned + shift, 0.0), worth)
+
+    def notes_on_mistakes(self, learner, lesson_id):
+        """The instructor's mistake notes learner x lesson's current result carries."""
+        return mistake_notes.carried(self.mistake_notes.get(lesson_id, {}),
+                                     self.current.get((learner, lesson_id)))
 
     def override_stale(self, learner, lesson_id):
         """Whether the submission an override was made for has changed since."""
@@ -124,7 +137,7 @@ class ClassView:
         return ClassView(self.lessons, keep, {k: c for k, c in self.current.items()
                                               if k[0] not in self.withdrawn},
                          [u for u in self.ungraded if u[0] not in self.withdrawn], set(),
-                         self.roster, self.overrides, self.comments)
+                         self.roster, self.overrides, self.comments, self.mistake_notes)
 
     def lesson(self, lesson_id):
         return next(l for l in self.lessons if l.id == lesson_id)
@@ -171,4 +184,4 @@ def load(db):
     roster = {row[0]: Member(*row) for row in db.execute(
         "SELECT id, name, email, section, sis_id FROM roster ORDER BY rowid")}
     return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone},
-                     roster, *course_notes.load(db))
+                     roster, *course_notes.load(db), mistake_notes.load(db))

@@ -4,6 +4,9 @@ import time
 from pathlib import Path
 
 from grader.errors import GraderError
+from grader.lessons.lesson import LessonError
+from grader.lessons.roadmap import UnknownLesson
+from ..collusion import page as collusion_page
 from ..exports import AtomicFiles
 from ..readonly import open_readonly
 from . import data, page
@@ -42,3 +45,19 @@ def write(report, folder, out):
         files.commit()
     finally:
         files.discard()
+
+
+def write_collusion(folder, target, workbook):
+    """Write target/collusion.html from the gradebook in `folder` (never changing it); the
+    lessons' stubs and references are `workbook`'s. Returns the page's path."""
+    db = open_readonly(folder)
+    try:
+        lessons = []
+        for (lesson_id,) in db.execute("SELECT id FROM lessons"):
+            try:
+                lessons.append(workbook.lesson(lesson_id))
+            except (UnknownLesson, LessonError, OSError):
+                pass            # a lesson this workbook lacks: its files are compared as they are
+        return collusion_page.write(db, target, lessons)[0]
+    finally:
+        db.close()

@@ -1,0 +1,116 @@
+"""The instructor's note on a known mistake (or a symptom) of a lesson, made once for every learner
+whose current result is diagnosed with it, optionally with points added or taken. The latest note
+per lesson x mistake counts; nothing is ever deleted. A learner whose next result no longer
+carries the mistake no longer gets its note."""
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.lessons.roadmap import UnknownLesson
+from .notes import now, who
+from .table import CourseError
+
+SYMPTOM = "symptom:"
+
+
+@dataclass(frozen=True)
+class MistakeNote:
+    mistake: str        # as results.diagnosis stores it: "no-max-shift", "symptom:..."
+    text: str
+    points: float       # added to the lesson's points (None: none)
+    by: str
+    at: str
+
+
+def split(spec):
+    """("01", "no-max-shift") of "01:no-max-shift" (a lesson, a colon, the mistake's id)."""
+    lesson, sep, mistake = spec.partition(":")
+    if not sep or not lesson.strip() or not mistake.strip():
+        raise CourseError(f"--mistake {spec!r}: name the lesson and the mistake as LESSON:ID, "
+                          "e.g. 01:no-max-shift or 01:symptom:NAME")
+    return lesson.strip(), mistake.strip()
+
+
+def known_ids(db, lesson):
+    """The mistake ids a note may name for `lesson` (a grader.lessons.lesson.Lesson): its known
+    mistakes, then the symptoms its results in the gradebook were diagnosed with."""
+    seen = set()
+    for (diagnosis,) in db.execute("SELECT r.diagnosis FROM results r JOIN submissions s ON "
+                                   "s.id = r.submission WHERE s.lesson = ?", (lesson.id,)):
+        seen |= {d["mistake"] for d in json.loads(diagnosis)}
+    return [m.id for m, _ in lesson.mistakes] + sorted(i for i in seen if i.startswith(SYMPTOM))
+
+
+def check(db, lesson, mistake, text, points):
+    """Raise CourseError unless the note can be recorded as it is."""
+    if not db.execute("SELECT 1 FROM lessons WHERE id = ?", (lesson.id,)).fetchone():
+        raise CourseError(f"lesson {lesson.id} was never graded into this gradebook")
+    known = known_ids(db, lesson)
+    if mistake not in known:
+        raise CourseError(f"lesson {lesson.id} has no known mistake or symptom {mistake!r}; its "
+                          f"ids: {', '.join(known) or 'none'} (a symptom is known once a result "
+                          "of the lesson was diagnosed with it)")
+    if not text.strip():
+        raise CourseError("the comment is empty")
+    (worth,) = db.execute("SELECT points FROM lessons WHERE id = ?", (lesson.id,)).fetchone()
+    if points is not None and not (math.isfinite(points) and abs(points) <= worth):
+        raise CourseError(f"--points {points:g}: lesson {lesson.id} is worth {worth:g} points, so "
+                          f"an adjustment is from -{worth:g} to {worth:g}")
+
+
+def add(db, lesson, mistake, text, points):
+    """Record the note; False when it is the very note that counts already."""
+    check(db, lesson, mistake, text, points)
+    latest = db.execute("SELECT text, points FROM mistake_notes WHERE lesson = ? AND mistake = ? "
+                        "ORDER BY id DESC LIMIT 1", (lesson.id, mistake)).fetchone()
+    if latest == (text, points):
+        return False
+    with db:
+        db.execute("INSERT INTO mistake_notes (lesson, mistake, text, points, by, at) VALUES "
+                   "(?, ?, ?, ?, ?, ?)", (lesson.id, mistake, text, points, who(), now()))
+    return True
+
+
+def load(db):
+    """{lesson id: {mistake: the latest MistakeNote}}."""
+    found = {}
+    for lesson, mistake, text, points, by, at in db.execute(
+            "SELECT lesson, mistake, text, points, by, at FROM mistake_notes ORDER BY id"):
+        found.setdefault(lesson, {})[mistake] = MistakeNote(mistake, text, points, by, at)
+    return found
+
+
+def carried(notes, cur):
+    """The notes (of one lesson) that apply to a current result: those its diagnosis names."""
+    if cur is None or cur.fault:
+        return []
+    ids = {d["mistake"] for d in cur.diagnosis}
+    return [n for m, n in notes.items() if m in ids]
+
+
+def record(out, workbook, spec, text, points):
+    """Record a note on the gradebook in `out`, with the run lock held; (lesson id, mistake id,
+    whether anything new was recorded, how many learners' current results carry it). Raises
+    GraderError (CourseError) for bad input, recording nothing."""
+    from ..gradebook import RunLock, connect
+    from ..readonly import open_readonly
+    lesson_name, mistake = split(spec)
+    try:
+        lesson = workbook.lesson(lesson_name)
+    except UnknownLesson as exc:
+        raise CourseError(str(exc)) from None
+    open_readonly(out).close()          # a gradebook is there, of this schema
+    lock = RunLock(out)
+    try:
+        db = connect(Path(out) / "gradebook.sqlite")
+        try:
+            added = add(db, lesson, mistake, text, points)
+            rows = db.execute("SELECT r.diagnosis FROM current c JOIN results r ON r.id = "
+                              "c.result WHERE c.lesson = ? AND r.fault = 0", (lesson.id,))
+            count = sum(mistake in {d["mistake"] for d in json.loads(d)} for (d,) in rows)
+        finally:
+            db.close()
+    finally:
+        lock.release()
+    return lesson.id, mistake, added, count
