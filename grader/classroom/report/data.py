@@ -88,6 +88,15 @@ class FailedCase:
 
 
 @dataclass
+class Cluster:
+    """Wrong answers that no known mistake or symptom explains and that give the same outputs on
+    every case (most likely the same bug): who, one of their files, and how it differs."""
+    learners: list
+    representative: str             # the file of the first of them
+    difference: str                 # the grader's message on its first failed case
+
+
+@dataclass
 class Problem:
     """A submission that did not simply give answers: what happened, in the grader's words."""
     learner: str
@@ -114,6 +123,8 @@ class LessonReport:
     ran: int = 0                    # submissions whose code ran the cases
     problems: list = field(default_factory=list)     # Problem
     stubs: list = field(default_factory=list)        # learners who handed in the stub untouched
+    clusters: list = field(default_factory=list)     # Cluster, two learners or more, largest first
+    alone: int = 0                  # unexplained wrong answers that no other learner's matches
 
     @property
     def submitted(self):
@@ -163,6 +174,37 @@ def case_statuses(db):
     return out
 
 
+def case_outputs(db):
+    """(learner, lesson) -> [(case name, passed, output hash, message)] of each current result."""
+    out = defaultdict(list)
+    for learner, lesson, name, passed, output, message in db.execute(
+            "SELECT c.learner, c.lesson, k.name, k.passed, k.output, k.message FROM current c "
+            "JOIN case_results k ON k.result = c.result ORDER BY c.learner, c.lesson, k.position"):
+        out[learner, lesson].append((name, bool(passed), output, message))
+    return out
+
+
+def clusters(v, lesson, outputs):
+    """The lesson's unexplained wrong answers grouped by their outputs on every case: the Clusters
+    of two learners or more, and how many answers stand alone."""
+    groups = defaultdict(list)
+    for learner in v.learners:
+        cur = v.current.get((learner, lesson.id))
+        if cur is None or cur.fault or cur.passed or cur.diagnosis or not code_ran(cur):
+            continue
+        rows = outputs.get((learner, lesson.id), [])
+        groups[tuple((name, passed, None if passed else output) for name, passed, output, _
+                     in rows)].append(learner)
+    found = []
+    for who in groups.values():
+        if len(who) > 1:
+            first = v.current[who[0], lesson.id]
+            message = next((m for _, passed, _, m in outputs[who[0], lesson.id] if not passed), "")
+            found.append(Cluster(who, first.path, message))
+    found.sort(key=lambda c: (-len(c.learners), c.learners))
+    return found, sum(len(who) == 1 for who in groups.values())
+
+
 def problems(learner, cur, statuses):
     """The Problems of one current result, one per kind (none for code that ran and answered)."""
     if cur.fault:
@@ -197,7 +239,7 @@ def not_run(case):
     return case["verdict"].startswith("not run")
 
 
-def lesson_report(v, lesson, statuses):
+def lesson_report(v, lesson, statuses, outputs):
     scores, passed, missing = {}, [], []
     diagnosed = defaultdict(lambda: ([], []))
     failed = {}
@@ -232,6 +274,7 @@ def lesson_report(v, lesson, statuses):
                               in diagnosed.items()),
                              key=lambda m: (-len(m.learners), m.symptom, m.id, m.name))
     report.failed_cases = sorted(failed.values(), key=lambda c: -len(c.learners))
+    report.clusters, report.alone = clusters(v, lesson, outputs)
     return report
 
 
@@ -249,8 +292,8 @@ def build(db):
     folder is gone are left out, and named)."""
     whole = class_view.load(db)
     v = whole.present()
-    statuses = case_statuses(db)
-    lessons = [lesson_report(v, lesson, statuses) for lesson in v.lessons]
+    statuses, outputs = case_statuses(db), case_outputs(db)
+    lessons = [lesson_report(v, lesson, statuses, outputs) for lesson in v.lessons]
     totals = Counter()
     for learner in v.learners:
         totals[learner] += sum(v.earned(learner, l.id) or 0 for l in v.lessons)

@@ -151,6 +151,15 @@ def problems_table(lesson):
     return "".join(rows)
 
 
+def clusters_table(lesson):
+    rows = "".join(f'<tr data-cluster="{e(lesson.id)}"><td>{len(c.learners)}</td>'
+                   f"<td>{names(c.learners)}</td><td><code>{e(c.representative)}</code></td>"
+                   f"<td>{e(c.difference)}</td></tr>" for c in lesson.clusters)
+    return ("<table><thead><tr><th>learners</th><th>who</th><th>one of their files</th>"
+            f"<th>how it differs (its first failed case)</th></tr></thead><tbody>{rows}"
+            "</tbody></table>")
+
+
 def lesson_section(lesson):
     out = [f'<section class="lesson" id="{anchor("lesson", lesson.id)}" data-lesson="{e(lesson.id)}">',
            f"<h3>{lesson.number:02d} · {e(lesson.title)}</h3>"]
@@ -170,6 +179,15 @@ def lesson_section(lesson):
         out.append(f"<h4>Cases most often failed</h4><p class=\"muted\">Among the {lesson.ran} "
                    "submissions whose code ran the cases.</p>")
         out.append(failed_cases(lesson))
+    if lesson.clusters:
+        out.append("<h4>Unexplained wrong answers, grouped by what they output</h4>"
+                   "<p class=\"muted\">No known mistake or likely cause explains these; each group "
+                   "gives the same outputs on every case, so it is most likely one bug. A note for "
+                   "one of them is worth adding to the lesson's mistakes.</p>")
+        out.append(clusters_table(lesson))
+    if lesson.alone:
+        out.append(f'<p class="muted" data-alone="{e(lesson.id)}">{lesson.alone} more unexplained '
+                   f"wrong answer{'s' if lesson.alone != 1 else ''}, each unlike any other.</p>")
     if lesson.problems:
         out.append("<h4>Time-outs, crashes, rules broken and files that could not be graded</h4>")
         out.append(problems_table(lesson))
