@@ -382,6 +382,21 @@ def report(wb, out, folder, no_html):
         console.print(f"Wrote the collusion evidence, for your eyes only: {terminal(str(evidence))}")
 
 
+@cli.command()
+@click.argument("lessons", nargs=-1, required=True)
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into.")
+@click.pass_obj
+def release(wb, lessons, out):
+    """Let LESSONS' feedback leave: Gradescope's results and the Canvas and Moodle files (with
+    `release = "manual"` in the course file, nothing leaves before)."""
+    from grader.classroom.course import release as releases
+    ids, held = releases.record(Path(out), wb.roadmap, lessons)
+    console.print(terminal(f"Released: {', '.join(ids)}. "
+                           + (f"Still held: {', '.join(held)}. " if held else "Nothing is held. ")
+                           + RECORDED))
+
+
 def lms_export(system, out_path, folder):
     """Write the LMS grade file for the gradebook in `folder` to `out_path`."""
     from grader.classroom import view
@@ -395,9 +410,12 @@ def lms_export(system, out_path, folder):
     finally:
         db.close()
     write_atomic(Path(out_path), lms.export(system, class_view))
+    held = [l.id for l in class_view.lessons if not l.released]
     console.print(terminal(f"Wrote {out_path}: {len(class_view.learners)} learners x "
-                           f"{len(class_view.lessons)} lessons, for {system.capitalize()}'s grade "
-                           "import (see the README for the steps)."))
+                           f"{len(class_view.lessons) - len(held)} lessons, for "
+                           f"{system.capitalize()}'s grade import (see the instructors' page for "
+                           "the steps)." + (f" Not in it, held until `grader release`: "
+                                            f"{', '.join(held)}." if held else "")))
 
 
 GRADEBOOK = click.option("--gradebook", "folder", default="grading", type=click.Path(),

@@ -38,7 +38,8 @@ UNDO = {5: "DROP TABLE roster;",
            "DROP COLUMN handed_in_from;",
         8: "DROP TABLE overrides; DROP TABLE comments;",
         9: "DROP TABLE mistake_notes;",
-        10: "ALTER TABLE case_results DROP COLUMN output;"}
+        10: "ALTER TABLE case_results DROP COLUMN output;",
+        11: "DROP TABLE releases; ALTER TABLE lessons DROP COLUMN held;"}
 EMPTY_LEARNERS = 150     # learners with nothing handed in: cheap to grade, slow enough to export
 
 

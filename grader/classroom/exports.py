@@ -104,12 +104,13 @@ def file_stems(learners):
 
 def write_all(db, out, hidden_visibility="after_published", drop=False):
     """Rewrite out/grades.csv, out/feedback/<learner>.{html,md} and
-    out/gradescope/<learner>/results.json from the gradebook `db`; `drop`: leave out the learners
+    out/gradescope/<learner>/results.json (of the released lessons only) from the gradebook `db`;
+    `drop`: leave out the learners
     who withdrew (whose folder is gone), rather than mark them. Returns the whole class's view."""
     out = Path(out)
     whole = class_view.load(db)
     view = whole.present() if drop else whole
-    stems = file_stems(view.learners)
+    stems, leaving = file_stems(view.learners), view.released()
     files = AtomicFiles()
     try:
         files.write(out / "grades.csv", grades_csv(view))
@@ -119,7 +120,7 @@ def write_all(db, out, hidden_visibility="after_published", drop=False):
             files.write(out / "feedback" / f"{stem}.md", feedback.markdown(view, learner))
             files.write(out / "feedback" / f"{stem}.html", feedback.html_page(view, learner))
             (out / "gradescope" / stem).mkdir(parents=True, exist_ok=True)
-            data = gradescope.results(view, learner, hidden_visibility)
+            data = gradescope.results(leaving, learner, hidden_visibility)
             files.write(out / "gradescope" / stem / "results.json", json.dumps(data))   # C encoder: no indent
         files.commit()
     finally:

@@ -21,7 +21,7 @@ from grader.errors import GraderError
 from grader.judge import points
 from grader.sources import code_digest
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 ROSTER = """
@@ -68,6 +68,12 @@ CREATE TABLE mistake_notes (                -- `grader comment --mistake`: the l
     by TEXT NOT NULL,
     at TEXT NOT NULL);
 """
+RELEASED = """
+CREATE TABLE releases (                     -- `grader release`: a held lesson's feedback may leave
+    lesson TEXT PRIMARY KEY,
+    by TEXT NOT NULL,
+    at TEXT NOT NULL);
+"""
 SCHEMA = """
 CREATE TABLE learners (
     id TEXT PRIMARY KEY,
@@ -81,7 +87,8 @@ CREATE TABLE lessons (
     points REAL NOT NULL DEFAULT 1,        -- what the lesson is worth (grader.judge.points)
     rule TEXT,                             -- JSON of its points.Rule (NULL: the default rule)
     due TEXT,                              -- ISO moment it is due (NULL: no due date)
-    late TEXT);                            -- JSON of its course.late.Late (NULL: none)
+    late TEXT,                             -- JSON of its course.late.Late (NULL: none)
+    held INTEGER NOT NULL DEFAULT 0);      -- 1: its feedback waits for `grader release`
 CREATE TABLE submissions (
     id INTEGER PRIMARY KEY,
     learner TEXT NOT NULL REFERENCES learners(id),
@@ -133,7 +140,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-""" + ROSTER + EXTENSIONS + NOTES + MISTAKE_NOTES
+""" + ROSTER + EXTENSIONS + NOTES + MISTAKE_NOTES + RELEASED
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -172,9 +179,12 @@ ALTER TABLE submissions ADD COLUMN handed_in_from TEXT;
 MIGRATE_FROM_9 = """
 ALTER TABLE case_results ADD COLUMN output TEXT;
 """
+RELEASES = """
+ALTER TABLE lessons ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+""" + RELEASED
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
               5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES,
-              8: MISTAKE_NOTES, 9: MIGRATE_FROM_9}    # from version N to N + 1
+              8: MISTAKE_NOTES, 9: MIGRATE_FROM_9, 10: RELEASES}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 
 
@@ -299,14 +309,15 @@ class Gradebook:
         rule = course.rule if course else (lambda lesson_id: points.DEFAULT)
         due = course.due.get if course else (lambda lesson_id: None)
         late = course.late_policy if course else (lambda lesson_id: None)
+        held = int(bool(course and course.manual_release))
         with self.db:
             self.db.executemany(
                 "INSERT OR REPLACE INTO lessons (id, number, title, version, hints, points, rule, "
-                "due, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "due, late, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(l.id, l.entry.number, l.entry.title, lesson_version(l),
                   json.dumps([title for title, _ in l.prose.hints]), rule(l.id).points,
                   rule(l.id).to_json(), due(l.id) and due(l.id).isoformat(),
-                  late(l.id) and late(l.id).to_json()) for l in lessons])
+                  late(l.id) and late(l.id).to_json(), held) for l in lessons])
 
     def set_extensions(self, extensions):
         """Replace the extensions with `extensions` (course.extensions.Extension)."""

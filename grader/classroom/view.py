@@ -20,6 +20,7 @@ class LessonInfo:
     rule: Rule = DEFAULT            # its points and how they are earned (grader.judge.points)
     due: object = None              # an aware datetime, or None
     late: Late = None               # the late policy (course.late)
+    released: bool = True           # its feedback may leave (Gradescope, LMS exports)
 
     @property
     def points(self):
@@ -139,6 +140,14 @@ class ClassView:
                          [u for u in self.ungraded if u[0] not in self.withdrawn], set(),
                          self.roster, self.overrides, self.comments, self.mistake_notes)
 
+    def released(self):
+        """The view of the lessons whose feedback may leave: what Gradescope and the LMS get."""
+        keep = [l for l in self.lessons if l.released]
+        ids = {l.id for l in keep}
+        return ClassView(keep, self.learners, {k: c for k, c in self.current.items()
+                                               if k[1] in ids}, self.ungraded, self.withdrawn,
+                         self.roster, self.overrides, self.comments, self.mistake_notes)
+
     def lesson(self, lesson_id):
         return next(l for l in self.lessons if l.id == lesson_id)
 
@@ -147,9 +156,12 @@ class ClassView:
 
 
 def load(db):
+    released = {lesson for (lesson,) in db.execute("SELECT lesson FROM releases")}
     lessons = [LessonInfo(i, n, t, json.loads(h), Rule.of_json(rule), dates.of_text(due),
-                          Late.of_json(late)) for i, n, t, h, rule, due, late in db.execute(
-        "SELECT id, number, title, hints, rule, due, late FROM lessons ORDER BY number, id")]
+                          Late.of_json(late), not held or i in released)
+               for i, n, t, h, rule, due, late, held in db.execute(
+                   "SELECT id, number, title, hints, rule, due, late, held FROM lessons "
+                   "ORDER BY number, id")]
     info = {l.id: l for l in lessons}
     extensions = {(e.learner, e.lesson): e for e in (Extension(*row) for row in db.execute(
         "SELECT learner, lesson, due, days FROM extensions"))}

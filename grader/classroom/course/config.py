@@ -2,6 +2,7 @@
 scoring rule (grader.judge.points.Rule), its due date and the late policy (course.late).
 
     timezone = "Europe/Berlin"      # due dates without an offset are read here (default UTC)
+    release = "manual"              # feedback leaves only after `grader release` (default: auto)
     broken_rule = 0                 # share of its cases' points a rule-breaking file keeps
     [late]                          # the default late policy (default: none)
     policy = "penalty"              # none | penalty | refuse
@@ -28,7 +29,8 @@ from .table import CourseError
 from .values import number, table, unknown_keys
 
 FILE = "course.toml"
-TOP = {"timezone", "broken_rule", "late", "lessons"}
+TOP = {"timezone", "broken_rule", "late", "lessons", "release"}
+RELEASES = ("auto", "manual")
 LESSON = {"points", "scoring", "public", "hidden", "weights", "due", "late", "broken_rule"}
 
 
@@ -40,6 +42,7 @@ class Course:
     default_late: Late = NONE
     tz: object = dates.UTC
     path: Path = None
+    manual_release: bool = False    # every lesson's feedback held until `grader release`
 
     def rule(self, lesson_id):
         return self.rules.get(lesson_id, DEFAULT)
@@ -79,7 +82,11 @@ def parse(data, roadmap, path):
     unknown_keys(data, TOP, str(path))
     tz = dates.zone(data.get("timezone"))
     broken = number(data.get("broken_rule", 0), f"{path}: broken_rule", 0, 1)
-    course = Course(default_late=Late.of(data.get("late"), f"{path}: [late]"), tz=tz, path=path)
+    release = data.get("release", "auto")
+    if release not in RELEASES:
+        raise CourseError(f"{path}: release must be \"auto\" or \"manual\", not {release!r}")
+    course = Course(default_late=Late.of(data.get("late"), f"{path}: [late]"), tz=tz, path=path,
+                    manual_release=release == "manual")
     for name, spec in table(data.get("lessons", {}), f"{path}: [lessons]").items():
         try:
             lesson_id = roadmap.find(name).id
