@@ -93,7 +93,7 @@ class Cluster:
     every case (most likely the same bug): who, one of their files, and how it differs."""
     learners: list
     representative: str             # the file of the first of them
-    difference: str                 # the grader's message on its first failed case
+    difference: str                 # the grader's verdict on its first failed case
 
 
 @dataclass
@@ -175,10 +175,12 @@ def case_statuses(db):
 
 
 def case_outputs(db):
-    """(learner, lesson) -> [(case name, passed, output hash, message)] of each current result."""
+    """(learner, lesson) -> [(case name, passed, output hash, verdict)] of each current result
+    (the verdict a learner may read: a hidden case's says nothing of what the learner's code
+    printed or returned there)."""
     out = defaultdict(list)
     for learner, lesson, name, passed, output, message in db.execute(
-            "SELECT c.learner, c.lesson, k.name, k.passed, k.output, k.message FROM current c "
+            "SELECT c.learner, c.lesson, k.name, k.passed, k.output, k.verdict FROM current c "
             "JOIN case_results k ON k.result = c.result ORDER BY c.learner, c.lesson, k.position"):
         out[learner, lesson].append((name, bool(passed), output, message))
     return out
