@@ -4,11 +4,12 @@ public cases are answered."""
 import hashlib
 import os
 import textwrap
+import threading
 import time
 
 from conftest import FAST, GOOD_SOFTMAX
 from grader.judge.grade import grade_file, run_learner
-from grader.runner.workers import Pool
+from grader.runner.workers import Pool, WorkerDied
 
 
 def grade(pool, softmax_lesson, tmp_path, prelude, name="solution.py"):
@@ -156,3 +157,22 @@ def test_one_child_runs_public_cases_before_it_holds_any_hidden_input(pool, soft
     assert len({pid for _, pid, _, _ in said}) == 1, said
     assert all(seen == "0" and raw == "open" for shown, _, seen, raw in said if shown), said
     assert all(seen != "0" and raw == "null" for shown, _, seen, raw in said if not shown), said
+
+
+def test_a_job_handed_to_a_closed_pool_fails_rather_than_waiting_for_a_worker():
+    """A class run that stops (a full disk, Ctrl-C) closes its pool while a job thread may still be
+    asking for a worker: that job must fail, or the process never exits."""
+    pool = Pool(1, preload=())
+    pool.close()
+    outcome = []
+
+    def job():
+        try:
+            outcome.append(pool.run(lambda worker: "ran"))
+        except WorkerDied as exc:
+            outcome.append(exc)
+    thread = threading.Thread(target=job, daemon=True)
+    thread.start()
+    thread.join(120)         # an upper bound for a failed test, not a measure: it ends at once
+    assert not thread.is_alive(), "the job is still waiting for a worker"
+    assert isinstance(outcome[0], WorkerDied) and "closed" in str(outcome[0])

@@ -380,6 +380,9 @@ def preload_for(lessons):
     return ("numpy",) + (("torch",) if any("torch" in l.libraries for l in lessons) else ())
 
 
+CLOSED = object()       # what a closed pool hands a job instead of a worker
+
+
 class Pool:
     """`size` warm workers; `run` leases one to a job, replacing a worker that dies under it."""
 
@@ -416,8 +419,11 @@ class Pool:
 
     def run(self, job):
         """Call `job(worker)`; if the worker dies, or the job could not start clean, retry once on
-        a fresh worker, then re-raise."""
+        a fresh worker, then re-raise. On a closed pool it raises WorkerDied, never waits."""
         worker = self.idle.get()
+        if worker is CLOSED:
+            self.idle.put(CLOSED)               # for the next job that asks
+            raise WorkerDied("grading has stopped: the pool of workers is closed")
         try:
             for attempt in range(2):
                 try:
@@ -437,7 +443,10 @@ class Pool:
         for worker in self.workers:
             worker.kill()
         while not self.idle.empty():
-            self.idle.get().close()
+            worker = self.idle.get()
+            if worker is not CLOSED:
+                worker.close()
+        self.idle.put(CLOSED)       # a job still asking for a worker gets this, not a wait
         if self.cgroups:            # with the cgroups of jobs still running
             self.cgroups.close()
 
