@@ -8,6 +8,7 @@ Results are never deleted: `current` names the one result per learner x lesson t
 rest is history. The schema carries a version (`PRAGMA user_version`); older gradebooks are migrated
 in place, anything else is refused untouched.
 """
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -270,6 +271,23 @@ class RunLock:
 
     def release(self):
         os.close(self.fd)
+
+
+@contextlib.contextmanager
+def locked(out):
+    """The gradebook in `out`, open for a command that changes it while no grading run writes it
+    (the run lock held); raises GraderError when `out` holds no gradebook of this schema."""
+    from .readonly import open_readonly
+    open_readonly(out).close()
+    lock = RunLock(out)
+    try:
+        db = connect(Path(out) / "gradebook.sqlite")
+        try:
+            yield db
+        finally:
+            db.close()
+    finally:
+        lock.release()
 
 
 class Gradebook:

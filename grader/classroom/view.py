@@ -1,7 +1,7 @@
 """The class as the gradebook holds it now: every export and feedback page is built from this, never
 from a run's memory."""
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from grader.judge.points import DEFAULT, Rule
 from .course import dates, mistake_notes, notes as course_notes
@@ -134,19 +134,16 @@ class ClassView:
 
     def present(self):
         """The view without the learners who withdrew (their history stays in the gradebook)."""
-        keep = [l for l in self.learners if l not in self.withdrawn]
-        return ClassView(self.lessons, keep, {k: c for k, c in self.current.items()
-                                              if k[0] not in self.withdrawn},
-                         [u for u in self.ungraded if u[0] not in self.withdrawn], set(),
-                         self.roster, self.overrides, self.comments, self.mistake_notes)
+        return replace(self, learners=[l for l in self.learners if l not in self.withdrawn],
+                       current={k: c for k, c in self.current.items() if k[0] not in self.withdrawn},
+                       ungraded=[u for u in self.ungraded if u[0] not in self.withdrawn],
+                       withdrawn=set())
 
     def released(self):
         """The view of the lessons whose feedback may leave: what Gradescope and the LMS get."""
-        keep = [l for l in self.lessons if l.released]
-        ids = {l.id for l in keep}
-        return ClassView(keep, self.learners, {k: c for k, c in self.current.items()
-                                               if k[1] in ids}, self.ungraded, self.withdrawn,
-                         self.roster, self.overrides, self.comments, self.mistake_notes)
+        ids = {l.id for l in self.lessons if l.released}
+        return replace(self, lessons=[l for l in self.lessons if l.id in ids],
+                       current={k: c for k, c in self.current.items() if k[1] in ids})
 
     def lesson(self, lesson_id):
         return next(l for l in self.lessons if l.id == lesson_id)

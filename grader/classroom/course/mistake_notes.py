@@ -5,7 +5,6 @@ carries the mistake no longer gets its note."""
 import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 from grader.lessons.roadmap import UnknownLesson
 from .notes import now, who
@@ -93,24 +92,15 @@ def record(out, workbook, spec, text, points):
     """Record a note on the gradebook in `out`, with the run lock held; (lesson id, mistake id,
     whether anything new was recorded, how many learners' current results carry it). Raises
     GraderError (CourseError) for bad input, recording nothing."""
-    from ..gradebook import RunLock, connect
-    from ..readonly import open_readonly
+    from ..gradebook import locked
     lesson_name, mistake = split(spec)
     try:
         lesson = workbook.lesson(lesson_name)
     except UnknownLesson as exc:
         raise CourseError(str(exc)) from None
-    open_readonly(out).close()          # a gradebook is there, of this schema
-    lock = RunLock(out)
-    try:
-        db = connect(Path(out) / "gradebook.sqlite")
-        try:
-            added = add(db, lesson, mistake, text, points)
-            rows = db.execute("SELECT r.diagnosis FROM current c JOIN results r ON r.id = "
-                              "c.result WHERE c.lesson = ? AND r.fault = 0", (lesson.id,))
-            count = sum(mistake in {d["mistake"] for d in json.loads(d)} for (d,) in rows)
-        finally:
-            db.close()
-    finally:
-        lock.release()
+    with locked(out) as db:
+        added = add(db, lesson, mistake, text, points)
+        rows = db.execute("SELECT r.diagnosis FROM current c JOIN results r ON r.id = "
+                          "c.result WHERE c.lesson = ? AND r.fault = 0", (lesson.id,))
+        count = sum(mistake in {d["mistake"] for d in json.loads(d)} for (d,) in rows)
     return lesson.id, mistake, added, count

@@ -5,7 +5,6 @@ that submission has changed since. Nothing here is ever deleted."""
 import getpass
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from grader.lessons.roadmap import UnknownLesson
 from .table import CourseError
@@ -98,19 +97,10 @@ def load(db):
 
 def record(out, roadmap, learner, lesson, add, *args):
     """Run `add(db, learner, lesson id, *args)` on the gradebook in `out`, with the run lock held
-    (no grading run writes meanwhile); returns (the lesson id, whether anything new was recorded). Raises GraderError (CourseError) for
-    a missing gradebook, an unknown learner or lesson, a score out of range."""
-    from ..gradebook import RunLock, connect
-    from ..readonly import open_readonly
-    open_readonly(out).close()          # a gradebook is there, of this schema
-    lock = RunLock(out)
-    try:
-        db = connect(Path(out) / "gradebook.sqlite")
-        try:
-            learner, lesson_id = target(db, roadmap, learner, lesson)
-            added = add(db, learner, lesson_id, *args)
-        finally:
-            db.close()
-    finally:
-        lock.release()
-    return lesson_id, added
+    (no grading run writes meanwhile); returns (the lesson id, whether anything new was recorded).
+    Raises GraderError (CourseError) for a missing gradebook, an unknown learner or lesson, a
+    score out of range."""
+    from ..gradebook import locked
+    with locked(out) as db:
+        learner, lesson_id = target(db, roadmap, learner, lesson)
+        return lesson_id, add(db, learner, lesson_id, *args)

@@ -2,8 +2,6 @@
 feedback leaves (Gradescope's results, the Canvas and Moodle files) only once `grader release` has
 named it; the feedback pages are written for every lesson, for the instructor to read first. A
 release is kept in the gradebook with who made it and when, and is never taken back."""
-from pathlib import Path
-
 from grader.lessons.roadmap import UnknownLesson
 from .notes import now, who
 from .table import CourseError
@@ -36,15 +34,6 @@ def held(db):
 
 def record(out, roadmap, names):
     """`release` on the gradebook in `out`, with the run lock held; raises GraderError."""
-    from ..gradebook import RunLock, connect
-    from ..readonly import open_readonly
-    open_readonly(out).close()          # a gradebook is there, of this schema
-    lock = RunLock(out)
-    try:
-        db = connect(Path(out) / "gradebook.sqlite")
-        try:
-            return release(db, roadmap, names)
-        finally:
-            db.close()
-    finally:
-        lock.release()
+    from ..gradebook import locked
+    with locked(out) as db:
+        return release(db, roadmap, names)

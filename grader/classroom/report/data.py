@@ -4,6 +4,7 @@ submissions that timed out, crashed, broke a rule or could not be graded. The HT
 figures and the terminal summary are all drawn from this."""
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .. import view as class_view
 from ..course.handed_in import SOURCES
@@ -164,29 +165,27 @@ class ClassReport:
         return len(self.lessons)
 
 
-def case_statuses(db):
-    """(learner, lesson) -> [(case name, status)] of each current result, in case order."""
+class CaseRow(NamedTuple):
+    name: str
+    status: str
+    passed: bool
+    output: str                     # a hash of the outputs (None where the code raised)
+    verdict: str                    # in words a learner may read (a hidden case's says nothing
+                                    # of what the code printed or returned there)
+
+
+def current_cases(db):
+    """(learner, lesson) -> [CaseRow] of each current result, in case order."""
     out = defaultdict(list)
-    for learner, lesson, name, status in db.execute(
-            "SELECT c.learner, c.lesson, k.name, k.status FROM current c JOIN case_results k "
-            "ON k.result = c.result ORDER BY c.learner, c.lesson, k.position"):
-        out[learner, lesson].append((name, status))
+    for learner, lesson, name, status, passed, output, verdict in db.execute(
+            "SELECT c.learner, c.lesson, k.name, k.status, k.passed, k.output, k.verdict FROM "
+            "current c JOIN case_results k ON k.result = c.result "
+            "ORDER BY c.learner, c.lesson, k.position"):
+        out[learner, lesson].append(CaseRow(name, status, bool(passed), output, verdict))
     return out
 
 
-def case_outputs(db):
-    """(learner, lesson) -> [(case name, passed, output hash, verdict)] of each current result
-    (the verdict a learner may read: a hidden case's says nothing of what the learner's code
-    printed or returned there)."""
-    out = defaultdict(list)
-    for learner, lesson, name, passed, output, message in db.execute(
-            "SELECT c.learner, c.lesson, k.name, k.passed, k.output, k.verdict FROM current c "
-            "JOIN case_results k ON k.result = c.result ORDER BY c.learner, c.lesson, k.position"):
-        out[learner, lesson].append((name, bool(passed), output, message))
-    return out
-
-
-def clusters(v, lesson, outputs):
+def clusters(v, lesson, cases):
     """The lesson's unexplained wrong answers grouped by their outputs on every case: the Clusters
     of two learners or more, and how many answers stand alone."""
     groups = defaultdict(list)
@@ -194,20 +193,19 @@ def clusters(v, lesson, outputs):
         cur = v.current.get((learner, lesson.id))
         if cur is None or cur.fault or cur.passed or cur.diagnosis or not code_ran(cur):
             continue
-        rows = outputs.get((learner, lesson.id), [])
-        groups[tuple((name, passed, None if passed else output) for name, passed, output, _
-                     in rows)].append(learner)
+        groups[tuple((c.name, c.passed, None if c.passed else c.output)
+                     for c in cases.get((learner, lesson.id), []))].append(learner)
     found = []
     for who in groups.values():
         if len(who) > 1:
             first = v.current[who[0], lesson.id]
-            message = next((m for _, passed, _, m in outputs[who[0], lesson.id] if not passed), "")
+            message = next((c.verdict for c in cases[who[0], lesson.id] if not c.passed), "")
             found.append(Cluster(who, first.path, message))
     found.sort(key=lambda c: (-len(c.learners), c.learners))
     return found, sum(len(who) == 1 for who in groups.values())
 
 
-def problems(learner, cur, statuses):
+def problems(learner, cur, cases):
     """The Problems of one current result, one per kind (none for code that ran and answered)."""
     if cur.fault:
         return [Problem(learner, "fault", cur.error or "")]
@@ -215,7 +213,7 @@ def problems(learner, cur, statuses):
     if cur.error:
         found.append(Problem(learner, "error", cur.error))
     for kind in ("timeout", "crash"):
-        names = [n for n, s in statuses if s == kind]
+        names = [c.name for c in cases if c.status == kind]
         if names:
             found.append(Problem(learner, kind, "on " + ", ".join(names)))
     if cur.violations:
@@ -241,7 +239,7 @@ def not_run(case):
     return case["verdict"].startswith("not run")
 
 
-def lesson_report(v, lesson, statuses, outputs):
+def lesson_report(v, lesson, cases):
     scores, passed, missing = {}, [], []
     diagnosed = defaultdict(lambda: ([], []))
     failed = {}
@@ -252,7 +250,7 @@ def lesson_report(v, lesson, statuses, outputs):
             if not any(u[1] == lesson.id and u[2] for u in v.notes(learner)):
                 missing.append(learner)
             continue
-        report.problems += problems(learner, cur, statuses.get((learner, lesson.id), []))
+        report.problems += problems(learner, cur, cases.get((learner, lesson.id), []))
         if cur.fault:               # no score, as in grades.csv: the next run grades it again
             continue
         if is_stub(cur):
@@ -276,7 +274,7 @@ def lesson_report(v, lesson, statuses, outputs):
                               in diagnosed.items()),
                              key=lambda m: (-len(m.learners), m.symptom, m.id, m.name))
     report.failed_cases = sorted(failed.values(), key=lambda c: -len(c.learners))
-    report.clusters, report.alone = clusters(v, lesson, outputs)
+    report.clusters, report.alone = clusters(v, lesson, cases)
     return report
 
 
@@ -294,8 +292,8 @@ def build(db):
     folder is gone are left out, and named)."""
     whole = class_view.load(db)
     v = whole.present()
-    statuses, outputs = case_statuses(db), case_outputs(db)
-    lessons = [lesson_report(v, lesson, statuses, outputs) for lesson in v.lessons]
+    cases = current_cases(db)
+    lessons = [lesson_report(v, lesson, cases) for lesson in v.lessons]
     totals = Counter()
     for learner in v.learners:
         totals[learner] += sum(v.earned(learner, l.id) or 0 for l in v.lessons)
