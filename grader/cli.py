@@ -326,7 +326,8 @@ def override(wb, learner, lesson, score, comment, out):
 @click.argument("words", nargs=-1, metavar="LEARNER LESSON TEXT | --mistake LESSON:ID TEXT")
 @click.option("--mistake", default=None, metavar="LESSON:ID", help="Comment for everyone whose "
               "current result on LESSON carries this known mistake or symptom (its id as the "
-              "gradebook stores it, e.g. 01:no-max-shift or 01:symptom:NAME).")
+              "gradebook stores it, e.g. 01:no-max-shift or 01:symptom:NAME), or falls in this "
+              "cluster of unexplained wrong answers (01:cluster:ID, as `grader cluster` lists).")
 @click.option("--points", type=float, default=None, help="With --mistake: points added to (or, "
               "negative, taken from) the lesson's for each of them.")
 @click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
@@ -355,6 +356,18 @@ def comment(wb, words, mistake, points, out):
                             f"{mistake_id} of {lesson_id} has this note already")
                            + (": 1 learner's current result carries it. " if count == 1 else
                               f": {count} learners' current results carry it. ") + RECORDED))
+
+
+@cli.command()
+@click.argument("lesson")
+@click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
+              help="The folder `grader grade` wrote its gradebook into.")
+@click.pass_obj
+def cluster(wb, lesson, out):
+    """List LESSON's clusters of unexplained wrong answers (the same outputs on every case)."""
+    from grader.classroom.clusters import listing
+    graded, _, found, alone = listing.load(Path(out), wb, lesson)
+    listing.print_clusters(console, graded, found, alone)
 
 
 @cli.command()

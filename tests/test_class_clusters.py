@@ -28,7 +28,8 @@ def test_unexplained_wrong_answers_are_grouped_by_their_outputs(lesson_sources, 
     assert done.returncode == 0, done.stdout + done.stderr
     assert grader(lesson_sources, "report", "--gradebook", str(out)).returncode == 0
     page = (out / "report.html").read_text()
-    rows = re.findall(r'<tr data-cluster="01-softmax"><td>(\d+)</td><td>(.*?)</td>'
+    rows = re.findall(r'<tr data-cluster="01-softmax" data-id="cluster:[0-9a-f]{8}"><td><code>'
+                      r"cluster:[0-9a-f]{8}</code></td><td>(\d+)</td><td>(.*?)</td>"
                       r"<td><code>(.*?)</code></td><td>(.*?)</td></tr>", page)
     assert [(n, who) for n, who, _, _ in rows] == [("3", "cat, dan, eli")]
     assert rows[0][2].endswith("cat/01-softmax.py") and "got 0.333333" in rows[0][3]

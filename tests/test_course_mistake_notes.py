@@ -92,6 +92,7 @@ def test_a_mistake_note_reaches_everyone_with_the_mistake_on_every_export(lesson
 @pytest.mark.parametrize("args, words", [
     (["--mistake", "01:no-such-thing", "x"], "no known mistake or symptom 'no-such-thing'"),
     (["--mistake", "01:no-such-thing", "x"], "no-max-shift, fixed-last-axis, global-max"),
+    (["--mistake", "01:cluster:0000abcd", "x"], "no cluster 'cluster:0000abcd'; its clusters: none"),
     (["--mistake", "no-max-shift", "x"], "name the lesson and the mistake as LESSON:ID"),
     (["--mistake", "nope:no-max-shift", "x"], "There is no lesson named 'nope'"),
     (["--mistake", "02:scale", "x"], "lesson 02-attention was never graded"),

@@ -4,6 +4,7 @@ import json
 from dataclasses import dataclass, field, replace
 
 from grader.judge.points import DEFAULT, Rule
+from .clusters import signature
 from .course import dates, mistake_notes, notes as course_notes
 from .course.extensions import Extension
 from .course.late import Late
@@ -49,6 +50,8 @@ class Current:
     earned: float = None    # the points this result earns, under its lesson's rule
     timing: Timing = None   # when it was handed in and due, and what the late policy did
     sha256: str = None      # of the submission graded
+    cluster: str = None     # the id of the cluster of unexplained wrong answers it falls in
+                            # (clusters.signature; None: it is not one)
 
     def __post_init__(self):
         if self.earned is None:
@@ -181,10 +184,14 @@ def load(db):
         cur.timing = timing(known.due, known.late, extensions, learner, lesson,
                             dates.of_text(handed_in), source)
         current[learner, lesson] = by_id[rid] = cur
-    for rid, *case in db.execute(
-            "SELECT result, name, public, passed, verdict, probe, shown FROM case_results "
+    outputs = {rid: [] for rid in by_id}
+    for rid, *case, output in db.execute(
+            "SELECT result, name, public, passed, verdict, probe, shown, output FROM case_results "
             "WHERE result IN (SELECT result FROM current) ORDER BY result, position"):
         by_id[rid].cases.append(case_view(*case))
+        outputs[rid].append((case[0], case[2], output))
+    for rid, cur in by_id.items():
+        cur.cluster = signature.of_result(cur, outputs[rid])
     for (learner, lesson), cur in current.items():
         cur.earn(info[lesson].rule if lesson in info else DEFAULT)
         cur.earned *= cur.timing.kept

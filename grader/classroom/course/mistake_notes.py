@@ -1,12 +1,15 @@
 """The instructor's note on a known mistake (or a symptom) of a lesson, made once for every learner
-whose current result is diagnosed with it, optionally with points added or taken. The latest note
-per lesson x mistake counts; nothing is ever deleted. A learner whose next result no longer
-carries the mistake no longer gets its note."""
+whose current result is diagnosed with it, optionally with points added or taken; or on a cluster
+of unexplained wrong answers (`cluster:ID`, classroom.clusters), for every learner whose current
+result falls in it. The latest note per lesson x mistake counts; nothing is ever deleted. A learner
+whose next result no longer carries the mistake (or falls in the cluster) no longer gets its
+note."""
 import json
 import math
 from dataclasses import dataclass
 
 from grader.lessons.roadmap import UnknownLesson
+from ..clusters.signature import PREFIX as CLUSTER
 from .notes import now, who
 from .table import CourseError
 
@@ -15,7 +18,8 @@ SYMPTOM = "symptom:"
 
 @dataclass(frozen=True)
 class MistakeNote:
-    mistake: str        # as results.diagnosis stores it: "no-max-shift", "symptom:..."
+    mistake: str        # as results.diagnosis stores it ("no-max-shift", "symptom:..."), or
+                        # "cluster:ID"
     text: str
     points: float       # added to the lesson's points (None: none)
     by: str
@@ -27,18 +31,27 @@ def split(spec):
     lesson, sep, mistake = spec.partition(":")
     if not sep or not lesson.strip() or not mistake.strip():
         raise CourseError(f"--mistake {spec!r}: name the lesson and the mistake as LESSON:ID, "
-                          "e.g. 01:no-max-shift or 01:symptom:NAME")
+                          "e.g. 01:no-max-shift, 01:symptom:NAME or 01:cluster:ID")
     return lesson.strip(), mistake.strip()
 
 
 def known_ids(db, lesson):
     """The mistake ids a note may name for `lesson` (a grader.lessons.lesson.Lesson): its known
-    mistakes, then the symptoms its results in the gradebook were diagnosed with."""
+    mistakes, the symptoms its results in the gradebook were diagnosed with, then its clusters."""
     seen = set()
     for (diagnosis,) in db.execute("SELECT r.diagnosis FROM results r JOIN submissions s ON "
                                    "s.id = r.submission WHERE s.lesson = ?", (lesson.id,)):
         seen |= {d["mistake"] for d in json.loads(diagnosis)}
-    return [m.id for m, _ in lesson.mistakes] + sorted(i for i in seen if i.startswith(SYMPTOM))
+    return ([m.id for m, _ in lesson.mistakes] + sorted(i for i in seen if i.startswith(SYMPTOM))
+            + cluster_ids(db, lesson))
+
+
+def cluster_ids(db, lesson):
+    """The ids (cluster:ID) of the lesson's clusters, as `grader cluster` lists them."""
+    from .. import view
+    from ..clusters import groups
+    found, _ = groups.of_lesson(view.load(db).present(), lesson.id)
+    return [c.name for c in found]
 
 
 def check(db, lesson, mistake, text, points):
@@ -46,10 +59,15 @@ def check(db, lesson, mistake, text, points):
     if not db.execute("SELECT 1 FROM lessons WHERE id = ?", (lesson.id,)).fetchone():
         raise CourseError(f"lesson {lesson.id} was never graded into this gradebook")
     known = known_ids(db, lesson)
+    if mistake.startswith(CLUSTER) and mistake not in known:
+        clusters = [i for i in known if i.startswith(CLUSTER)]
+        raise CourseError(f"lesson {lesson.id} has no cluster {mistake!r}; its clusters: "
+                          f"{', '.join(clusters) or 'none'} (`grader cluster "
+                          f"{lesson.entry.number:02d}` lists them)")
     if mistake not in known:
         raise CourseError(f"lesson {lesson.id} has no known mistake or symptom {mistake!r}; its "
-                          f"ids: {', '.join(known) or 'none'} (a symptom is known once a result "
-                          "of the lesson was diagnosed with it)")
+                          f"ids: {', '.join(i for i in known if not i.startswith(CLUSTER)) or 'none'}"
+                          " (a symptom is known once a result of the lesson was diagnosed with it)")
     if not text.strip():
         raise CourseError("the comment is empty")
     (worth,) = db.execute("SELECT points FROM lessons WHERE id = ?", (lesson.id,)).fetchone()
@@ -81,10 +99,11 @@ def load(db):
 
 
 def carried(notes, cur):
-    """The notes (of one lesson) that apply to a current result: those its diagnosis names."""
+    """The notes (of one lesson) that apply to a current result: those its diagnosis names, and
+    the note on the cluster it falls in."""
     if cur is None or cur.fault:
         return []
-    ids = {d["mistake"] for d in cur.diagnosis}
+    ids = {d["mistake"] for d in cur.diagnosis} | ({CLUSTER + cur.cluster} if cur.cluster else set())
     return [n for m, n in notes.items() if m in ids]
 
 
@@ -92,6 +111,7 @@ def record(out, workbook, spec, text, points):
     """Record a note on the gradebook in `out`, with the run lock held; (lesson id, mistake id,
     whether anything new was recorded, how many learners' current results carry it). Raises
     GraderError (CourseError) for bad input, recording nothing."""
+    from .. import view
     from ..gradebook import locked
     lesson_name, mistake = split(spec)
     try:
@@ -100,7 +120,8 @@ def record(out, workbook, spec, text, points):
         raise CourseError(str(exc)) from None
     with locked(out) as db:
         added = add(db, lesson, mistake, text, points)
-        rows = db.execute("SELECT r.diagnosis FROM current c JOIN results r ON r.id = "
-                          "c.result WHERE c.lesson = ? AND r.fault = 0", (lesson.id,))
-        count = sum(mistake in {d["mistake"] for d in json.loads(d)} for (d,) in rows)
+        v = view.load(db)
+    note = {mistake: v.mistake_notes[lesson.id][mistake]}
+    count = sum(bool(carried(note, cur)) for (_, lesson_id), cur in v.current.items()
+                if lesson_id == lesson.id)
     return lesson.id, mistake, added, count

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .. import view as class_view
+from ..clusters import groups
+from ..clusters.signature import code_ran, not_run
 from ..course.handed_in import SOURCES
 
 SYMPTOM = "symptom:"
@@ -89,15 +91,6 @@ class FailedCase:
 
 
 @dataclass
-class Cluster:
-    """Wrong answers that no known mistake or symptom explains and that give the same outputs on
-    every case (most likely the same bug): who, one of their files, and how it differs."""
-    learners: list
-    representative: str             # the file of the first of them
-    difference: str                 # the grader's verdict on its first failed case
-
-
-@dataclass
 class Problem:
     """A submission that did not simply give answers: what happened, in the grader's words."""
     learner: str
@@ -124,7 +117,7 @@ class LessonReport:
     ran: int = 0                    # submissions whose code ran the cases
     problems: list = field(default_factory=list)     # Problem
     stubs: list = field(default_factory=list)        # learners who handed in the stub untouched
-    clusters: list = field(default_factory=list)     # Cluster, two learners or more, largest first
+    clusters: list = field(default_factory=list)     # clusters.groups.Cluster, largest first
     alone: int = 0                  # unexplained wrong answers that no other learner's matches
 
     @property
@@ -167,42 +160,17 @@ class ClassReport:
 
 class CaseRow(NamedTuple):
     name: str
-    status: str
-    passed: bool
-    output: str                     # a hash of the outputs (None where the code raised)
-    verdict: str                    # in words a learner may read (a hidden case's says nothing
-                                    # of what the code printed or returned there)
+    status: str                     # "ok", or how the run went wrong ("timeout", "crash", ...)
 
 
 def current_cases(db):
     """(learner, lesson) -> [CaseRow] of each current result, in case order."""
     out = defaultdict(list)
-    for learner, lesson, name, status, passed, output, verdict in db.execute(
-            "SELECT c.learner, c.lesson, k.name, k.status, k.passed, k.output, k.verdict FROM "
-            "current c JOIN case_results k ON k.result = c.result "
-            "ORDER BY c.learner, c.lesson, k.position"):
-        out[learner, lesson].append(CaseRow(name, status, bool(passed), output, verdict))
+    for learner, lesson, name, status in db.execute(
+            "SELECT c.learner, c.lesson, k.name, k.status FROM current c JOIN case_results k "
+            "ON k.result = c.result ORDER BY c.learner, c.lesson, k.position"):
+        out[learner, lesson].append(CaseRow(name, status))
     return out
-
-
-def clusters(v, lesson, cases):
-    """The lesson's unexplained wrong answers grouped by their outputs on every case: the Clusters
-    of two learners or more, and how many answers stand alone."""
-    groups = defaultdict(list)
-    for learner in v.learners:
-        cur = v.current.get((learner, lesson.id))
-        if cur is None or cur.fault or cur.passed or cur.diagnosis or not code_ran(cur):
-            continue
-        groups[tuple((c.name, c.passed, None if c.passed else c.output)
-                     for c in cases.get((learner, lesson.id), []))].append(learner)
-    found = []
-    for who in groups.values():
-        if len(who) > 1:
-            first = v.current[who[0], lesson.id]
-            message = next((c.verdict for c in cases[who[0], lesson.id] if not c.passed), "")
-            found.append(Cluster(who, first.path, message))
-    found.sort(key=lambda c: (-len(c.learners), c.learners))
-    return found, sum(len(who) == 1 for who in groups.values())
 
 
 def problems(learner, cur, cases):
@@ -227,16 +195,6 @@ def problems(learner, cur, cases):
 def is_stub(cur):
     """Whether a result is of the lesson's stub, untouched: every case not implemented yet."""
     return bool(cur.cases) and all(c["verdict"] == "not implemented yet" for c in cur.cases)
-
-
-def code_ran(cur):
-    """Whether the learner's code ran the cases (so each failure says something about it)."""
-    return not (cur.error or cur.fault or cur.violations) and not all(
-        c["verdict"] == "not implemented yet" or not_run(c) for c in cur.cases)
-
-
-def not_run(case):
-    return case["verdict"].startswith("not run")
 
 
 def lesson_report(v, lesson, cases):
@@ -274,7 +232,7 @@ def lesson_report(v, lesson, cases):
                               in diagnosed.items()),
                              key=lambda m: (-len(m.learners), m.symptom, m.id, m.name))
     report.failed_cases = sorted(failed.values(), key=lambda c: -len(c.learners))
-    report.clusters, report.alone = clusters(v, lesson, cases)
+    report.clusters, report.alone = groups.of_lesson(v, lesson.id)
     return report
 
 

@@ -152,10 +152,11 @@ def problems_table(lesson):
 
 
 def clusters_table(lesson):
-    rows = "".join(f'<tr data-cluster="{e(lesson.id)}"><td>{len(c.learners)}</td>'
+    rows = "".join(f'<tr data-cluster="{e(lesson.id)}" data-id="{e(c.name)}"><td><code>'
+                   f"{e(c.name)}</code></td><td>{len(c.learners)}</td>"
                    f"<td>{names(c.learners)}</td><td><code>{e(c.representative)}</code></td>"
                    f"<td>{e(c.difference)}</td></tr>" for c in lesson.clusters)
-    return ("<table><thead><tr><th>learners</th><th>who</th><th>one of their files</th>"
+    return ("<table><thead><tr><th>id</th><th>learners</th><th>who</th><th>one of their files</th>"
             f"<th>how it differs (its first failed case)</th></tr></thead><tbody>{rows}"
             "</tbody></table>")
 
@@ -182,8 +183,10 @@ def lesson_section(lesson):
     if lesson.clusters:
         out.append("<h4>Unexplained wrong answers, grouped by what they output</h4>"
                    "<p class=\"muted\">No known mistake or likely cause explains these; each group "
-                   "gives the same outputs on every case, so it is most likely one bug. A note for "
-                   "one of them is worth adding to the lesson's mistakes.</p>")
+                   "gives the same outputs on every case, so it is most likely one bug. Comment on "
+                   f"one for all its learners with <code>grader comment --mistake {lesson.number:02d}"
+                   ":cluster:ID</code>; <code>grader cluster --promote</code> writes it into the "
+                   "lesson's mistakes.py for its author to review.</p>")
         out.append(clusters_table(lesson))
     if lesson.alone:
         out.append(f'<p class="muted" data-alone="{e(lesson.id)}">{lesson.alone} more unexplained '

@@ -63,6 +63,11 @@ def print_report(console, report):
                 if learner not in report.nothing and learner not in report.ungradable]
         if some:
             console.print(f"Nothing for {terminal(l.id)}: {terminal(', '.join(some))}")
+    for l in report.lessons:
+        if l.clusters:
+            console.print(f"Unexplained wrong answers of {terminal(l.id)}, grouped (`grader cluster "
+                          f"{l.number:02d}`): " + ", ".join(f"{c.name} ({len(c.learners)})"
+                                                           for c in l.clusters))
     if report.ungraded:
         console.print(f"Not graded: {plural(len(report.ungraded), 'file')} handed in (the HTML "
                       "report lists them, with the reasons).")
