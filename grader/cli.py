@@ -360,14 +360,39 @@ def comment(wb, words, mistake, points, out):
 
 @cli.command()
 @click.argument("lesson")
+@click.option("--promote", "key", default=None, metavar="K", help="Write cluster K (its number in "
+              "the list, or its id) into the lesson's mistakes.py as a new mistake, for its author "
+              "to review.")
+@click.option("--name", default=None, help="With --promote: the new mistake's id.")
+@click.option("--message", default=None, help="With --promote: what a learner who made it reads "
+              "(left out: written in later by the author).")
 @click.option("--out", default="grading", type=click.Path(file_okay=False), show_default=True,
               help="The folder `grader grade` wrote its gradebook into.")
 @click.pass_obj
-def cluster(wb, lesson, out):
-    """List LESSON's clusters of unexplained wrong answers (the same outputs on every case)."""
-    from grader.classroom.clusters import listing
-    graded, _, found, alone = listing.load(Path(out), wb, lesson)
-    listing.print_clusters(console, graded, found, alone)
+def cluster(wb, lesson, key, name, message, out):
+    """List LESSON's clusters of unexplained wrong answers (the same outputs on every case); with
+    --promote, turn one into an entry of the lesson's mistakes.py."""
+    from grader.classroom.clusters import listing, promote
+    if key is None:
+        if name is not None or message is not None:
+            fail("--name and --message go with --promote K.")
+        graded, _, found, alone = listing.load(Path(out), wb, lesson)
+        listing.print_clusters(console, graded, found, alone)
+        return
+    if name is None:
+        fail("--promote K needs --name NAME: the new mistake's id, e.g. uniform-weights.")
+    done = promote.promote(Path(out), wb, lesson, key, name, message)
+    c, made = done.cluster, done.entry
+    console.print(terminal(
+        f"Wrote mistake {name!r} into {done.path}, from {c.name} ({done.learner}'s file): "
+        f"{', '.join(made.functions)}" + (f", with {'; '.join(made.imports)}" if made.imports else "")
+        + "." + (f" Left out: {'; '.join(made.left_out)}." if made.left_out else "")
+        + (f" The cluster's note now goes with {name!r} too." if done.note else "")))
+    console.print(terminal(
+        "It is a learner's code, and mistakes run inside the grader: read it before anything else. "
+        + ("Then write in its message and run " if message is None else "Then run ")
+        + f"`make verify L={done.lesson.entry.number:02d}`; the next `grader grade` regrades the "
+        "lesson with it."))
 
 
 @cli.command()
