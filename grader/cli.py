@@ -268,10 +268,11 @@ def print_preview(done, changes, out):
     """What `grader grade --preview` found; exits."""
     for change in changes:
         console.print(terminal(change.line()))
-    graded = len(done.graded)
+    graded, kept = len(done.graded), sum(c.scores is not None for c in changes)
     console.print(terminal(f"Preview: {graded} submissions graded in a scratch copy; "
-                           f"{len(changes)} learner x lesson points would change. Nothing in "
-                           f"{out} was written."))
+                           f"{len(changes) - kept} learner x lesson points would change"
+                           + (f", {kept} would be kept at their published points (never_lower)"
+                              if kept else "") + f". Nothing in {out} was written."))
     if not done.submissions:
         fail("No submission was found for the lessons chosen.")
     sys.exit(1 if done.faults else 0)
@@ -299,8 +300,8 @@ def feedback(learner, out):
     console.print(Markdown(plain(learner_feedback(Path(out), learner))))
 
 
-RECORDED = ("`grader grade` rewrites grades.csv, the feedback pages and Gradescope's results from the "
-            "gradebook (nothing already graded is graded again).")
+RECORDED = ("grades.csv, the feedback pages, Gradescope's results and the Canvas and Moodle files "
+            "(lms/) are rewritten from the gradebook (nothing is graded again).")
 
 
 @cli.command()

@@ -89,16 +89,16 @@ def carried(notes, cur):
 
 
 def record(out, workbook, spec, text, points):
-    """Record a note on the gradebook in `out`, with the run lock held; (lesson id, mistake id,
-    whether anything new was recorded, how many learners' current results carry it). Raises
-    GraderError (CourseError) for bad input, recording nothing."""
-    from ..gradebook import locked
+    """Record a note on the gradebook in `out`, with the run lock held, and rewrite the exports;
+    (lesson id, mistake id, whether anything new was recorded, how many learners' current results
+    carry it). Raises GraderError (CourseError) for bad input, recording nothing."""
+    from ..exports import changing
     lesson_name, mistake = split(spec)
     try:
         lesson = workbook.lesson(lesson_name)
     except UnknownLesson as exc:
         raise CourseError(str(exc)) from None
-    with locked(out) as db:
+    with changing(out) as db:
         added = add(db, lesson, mistake, text, points)
         rows = db.execute("SELECT r.diagnosis FROM current c JOIN results r ON r.id = "
                           "c.result WHERE c.lesson = ? AND r.fault = 0", (lesson.id,))
