@@ -125,8 +125,8 @@ def export():
               "its assignment: keep it there (with a warning), or put it in an assignment of its "
               "own, to release once that earlier lesson is due.")
 @click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
-              help="A course file (course.toml) giving the lessons' points, scoring rules, due dates "
-              "and late policies.")
+              help="A course file (course.toml) giving the lessons' points, scoring rules, due "
+              "dates and late policies.")
 @click.pass_obj
 def export_nbgrader(wb, course, lessons, assignment, given_code, course_file):
     """Write an nbgrader course to COURSE: source notebooks and nbgrader_config.py."""
@@ -451,8 +451,8 @@ def export_moodle(out_path, folder):
               default="after_published", show_default=True,
               help="When Gradescope shows hidden cases' verdicts to learners.")
 @click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
-              help="A course file (course.toml) giving the lessons' points, scoring rules, due dates "
-              "and late policies.")
+              help="A course file (course.toml) giving the lessons' points, scoring rules, due "
+              "dates and late policies.")
 @click.pass_obj
 def export_gradescope(wb, zip_path, lessons, hidden_cases, course_file):
     """Build a Gradescope autograder bundle (setup.sh, run_autograder, the grader and lessons)."""

@@ -69,6 +69,10 @@ def by(rows, key):
     return {r[key]: r for r in rows}
 
 
+def canvas(out):
+    return by(table(out / "lms" / "canvas.csv"), "SIS Login ID")
+
+
 def gradescope(out, learner):
     return json.loads((out / "gradescope" / learner / "results.json").read_text())
 
@@ -84,7 +88,7 @@ def test_an_override_and_comments_rewrite_every_export_at_once(lesson_sources, g
     assert "score to 0.9 of 1 points" in (out / "feedback" / "bob.md").read_text()
     assert "the idea is right" in (out / "feedback" / "bob.html").read_text()
     assert gradescope(out, "bob")["score"] == 1.9
-    assert by(table(out / "lms" / "canvas.csv"), "SIS Login ID")["bob"]["01 A stable softmax"] == "0.9"
+    assert canvas(out)["bob"]["01 A stable softmax"] == "0.9"
     moodle = by(table(out / "lms" / "moodle.csv"), "Username")
     assert moodle["bob"]["01 A stable softmax"] == "0.9"
     assert "the idea is right" in moodle["bob"]["01 A stable softmax feedback"]
@@ -148,5 +152,5 @@ def test_a_kill_while_an_override_rewrites_the_exports_loses_nothing(lesson_sour
     assert not list(out.rglob(".*.tmp"))
     assert by(table(out / "grades.csv"), "learner")["bob"]["01-softmax"] == "0.9"
     assert gradescope(out, "bob")["score"] == 0.9
-    assert by(table(out / "lms" / "canvas.csv"), "SIS Login ID")["bob"]["01 A stable softmax"] == "0.9"
+    assert canvas(out)["bob"]["01 A stable softmax"] == "0.9"
     assert "Look again" in (out / "feedback" / "bob.md").read_text()

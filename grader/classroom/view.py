@@ -94,7 +94,7 @@ class ClassView:
     overrides: dict = field(default_factory=dict)   # (learner, lesson) -> course.notes.Override
     comments: dict = field(default_factory=dict)    # (learner, lesson) -> [course.notes.Comment]
     mistake_notes: dict = field(default_factory=dict)   # lesson -> {mistake: MistakeNote}
-    published: dict = field(default_factory=dict)   # (learner, lesson) -> course.published.Published
+    published: dict = field(default_factory=dict)   # (learner, lesson) -> published.Published
 
     def earned(self, learner, lesson_id):
         """The points learner x lesson counts for: the instructor's override, else the published
