@@ -125,7 +125,8 @@ def export():
               "its assignment: keep it there (with a warning), or put it in an assignment of its "
               "own, to release once that earlier lesson is due.")
 @click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
-              help="A course file (course.toml) giving the lessons' points and scoring rules.")
+              help="A course file (course.toml) giving the lessons' points, scoring rules, due "
+              "dates and late policies.")
 @click.pass_obj
 def export_nbgrader(wb, course, lessons, assignment, given_code, course_file):
     """Write an nbgrader course to COURSE: source notebooks and nbgrader_config.py."""
@@ -133,9 +134,9 @@ def export_nbgrader(wb, course, lessons, assignment, given_code, course_file):
     if assignment is not None and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", assignment):
         fail(f"--assignment {assignment!r}: use letters, digits, '.', '_' and '-' only.")
     chosen = chosen_lessons(wb, lessons)
-    rules = course_rules(wb, course_file, chosen)
+    rules, dates = course_for(wb, course_file, chosen)
     written, giveaways = run_export(wb.roadmap, chosen, Path(course), assignment, given=given_code,
-                                    rules=rules)
+                                    rules=rules, dates=dates)
     for name, paths in written.items():
         console.print(f"{escape(name)}: {', '.join(escape(p.name) for p in paths)}")
     for g in giveaways:
@@ -172,14 +173,16 @@ def restore(wb, lesson, version):
     console.print(backups.restore(wb, lesson, number))
 
 
-def course_rules(wb, course_file, chosen):
-    """{lesson id: points.Rule} from the course file, if one is named."""
+def course_for(wb, course_file, chosen):
+    """({lesson id: points.Rule}, the due dates and late policies as course.portable carries
+    them) from the course file, if one is named."""
     if not course_file:
-        return {}
-    from grader.classroom.course import config as course_config
+        return {}, {}
+    from grader.classroom.course import config as course_config, portable
     course = course_config.load(course_file, wb.roadmap)
     course.check(chosen)
-    return {lesson.id: course.rule(lesson.id) for lesson in chosen}
+    return ({lesson.id: course.rule(lesson.id) for lesson in chosen},
+            portable.dates(course, chosen))
 
 
 def chosen_lessons(wb, lessons):
@@ -268,10 +271,11 @@ def print_preview(done, changes, out):
     """What `grader grade --preview` found; exits."""
     for change in changes:
         console.print(terminal(change.line()))
-    graded = len(done.graded)
+    graded, kept = len(done.graded), sum(c.scores is not None for c in changes)
     console.print(terminal(f"Preview: {graded} submissions graded in a scratch copy; "
-                           f"{len(changes)} learner x lesson points would change. Nothing in "
-                           f"{out} was written."))
+                           f"{len(changes) - kept} learner x lesson points would change"
+                           + (f", {kept} would be kept at their published points (never_lower)"
+                              if kept else "") + f". Nothing in {out} was written."))
     if not done.submissions:
         fail("No submission was found for the lessons chosen.")
     sys.exit(1 if done.faults else 0)
@@ -299,8 +303,8 @@ def feedback(learner, out):
     console.print(Markdown(plain(learner_feedback(Path(out), learner))))
 
 
-RECORDED = ("`grader grade` rewrites grades.csv, the feedback pages and Gradescope's results from the "
-            "gradebook (nothing already graded is graded again).")
+RECORDED = ("grades.csv, the feedback pages, Gradescope's results and the Canvas and Moodle files "
+            "(lms/) are rewritten from the gradebook (nothing is graded again).")
 
 
 @cli.command()
@@ -485,13 +489,14 @@ def export_moodle(out_path, folder):
               default="after_published", show_default=True,
               help="When Gradescope shows hidden cases' verdicts to learners.")
 @click.option("--course", "course_file", default=None, type=click.Path(dir_okay=False),
-              help="A course file (course.toml) giving the lessons' points and scoring rules.")
+              help="A course file (course.toml) giving the lessons' points, scoring rules, due "
+              "dates and late policies.")
 @click.pass_obj
 def export_gradescope(wb, zip_path, lessons, hidden_cases, course_file):
     """Build a Gradescope autograder bundle (setup.sh, run_autograder, the grader and lessons)."""
     from grader.classroom.bundle import build_bundle
     chosen = chosen_lessons(wb, lessons)
-    build_bundle(wb.root, chosen, Path(zip_path), hidden_cases, course_rules(wb, course_file, chosen))
+    build_bundle(wb.root, chosen, Path(zip_path), hidden_cases, *course_for(wb, course_file, chosen))
     console.print(f"Wrote {zip_path}: a Gradescope autograder for lessons "
                   f"{', '.join(l.id for l in chosen)}; upload it as the assignment's autograder.")
 

@@ -39,7 +39,9 @@ UNDO = {5: "DROP TABLE roster;",
         8: "DROP TABLE overrides; DROP TABLE comments;",
         9: "DROP TABLE mistake_notes;",
         10: "ALTER TABLE case_results DROP COLUMN output;",
-        11: "DROP TABLE releases; ALTER TABLE lessons DROP COLUMN held;"}
+        11: "DROP TABLE releases; ALTER TABLE lessons DROP COLUMN held;",
+        12: "DROP TABLE published; DROP TABLE export_settings; ALTER TABLE lessons DROP COLUMN "
+            "never_lower;"}
 EMPTY_LEARNERS = 150     # learners with nothing handed in: cheap to grade, slow enough to export
 
 
@@ -316,6 +318,39 @@ def test_a_gradebook_of_schema_4_gains_an_empty_roster(tmp_path):
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert db.execute("SELECT id FROM learners").fetchall() == [("ada",)]
         assert db.execute("SELECT * FROM roster").fetchall() == []
+
+
+def rows(path, skip=()):
+    """Every row of every table of the gradebook at `path`, by table (`skip`: tables left out)."""
+    with closing(sqlite3.connect(path)) as db:
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                  if t not in skip]
+        return {t: sorted(db.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in tables}
+
+
+def test_a_graded_gradebook_of_schema_11_keeps_every_result_and_gains_published_points(
+        lesson_sources, tmp_path):
+    cls, out = tmp_path / "class", tmp_path / "out"
+    put(cls / "alice" / "01-softmax.py", (ROOT / "solutions" / "01-softmax" / "solution.py")
+        .read_text())
+    put(cls / "bob" / "01-softmax.py", MISTAKE)
+    run = ["grade", str(cls), "--lessons", "01", "--out", str(out), "--no-sandbox", "--jobs", "1"]
+    assert grader(lesson_sources, *run).returncode == 0
+    assert grader(lesson_sources, "override", "bob", "01", "--score", "0.5", "--out",
+                  str(out)).returncode == 0
+    book = out / "gradebook.sqlite"
+    with closing(sqlite3.connect(book)) as db, db:
+        db.executescript(older(11) + "PRAGMA user_version = 11;")
+    kept = rows(book)
+    again = grader(lesson_sources, *run)
+    assert again.returncode == 0 and "Nothing to grade" in again.stdout, again.stdout
+    migrated = rows(book, skip=("published", "export_settings"))
+    assert [r[:-1] for r in migrated.pop("lessons")] == kept.pop("lessons")   # never_lower: 0
+    assert migrated == kept
+    with closing(sqlite3.connect(book)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 12
+        assert sorted(db.execute("SELECT learner, points FROM published")) == [("alice", 1.0),
+                                                                               ("bob", 0.5)]
 
 
 def test_a_gradebook_of_schema_3_is_migrated_and_keeps_its_learners(tmp_path):

@@ -135,12 +135,15 @@ def unpack(bundle, root):
             os.chmod(root / "source" / info.filename, info.external_attr >> 16 & 0o777)
 
 
-def run_autograder(bundle, tmp_path, files, env=None):
-    """Unpack the bundle as Gradescope does, hand in `files`, run run_autograder; its results."""
+def run_autograder(bundle, tmp_path, files, env=None, metadata=None):
+    """Unpack the bundle as Gradescope does, hand in `files` (with Gradescope's
+    submission_metadata.json holding `metadata`), run run_autograder; its results."""
     root = tmp_path / "autograder"
     unpack(bundle, root)
     for name, text in files.items():
         put(root / "submission" / name, text.format(root=root))
+    if metadata is not None:
+        (root / "submission_metadata.json").write_text(json.dumps(metadata))
     env = env or {**os.environ, "AUTOGRADER_PYTHON": sys.executable}
     done = subprocess.run([str(root / "source" / "run_autograder")], capture_output=True, text=True,
                           timeout=300, env={**env, "AUTOGRADER_ROOT": str(root)})

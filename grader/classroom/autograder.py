@@ -1,5 +1,7 @@
 """What run_autograder runs on Gradescope: grade ROOT/submission as one learner, in the sandbox, and
-write ROOT/results/results.json. Whatever goes wrong, a results.json saying so is written.
+write ROOT/results/results.json. Whatever goes wrong, a results.json saying so is written. With
+due dates in the bundle, the hand-in time is Gradescope's (ROOT/submission_metadata.json's
+`created_at`), and the late policy applies as on the class route.
 
 Gradescope's containers deny bubblewrap the user namespaces it needs (Docker's default seccomp
 profile), so there the jobs run as an unprivileged user instead (runner.isolation); ROOT's folders
@@ -15,6 +17,7 @@ from pathlib import Path
 from grader.judge.points import Rule
 from grader.lessons import lesson as lessons_, roadmap
 from .classgrade import grade_class
+from .course import portable
 from .course.config import Course
 
 LEARNER = "submission"
@@ -41,7 +44,8 @@ def grade(root):
     config = json.loads((source / "autograder.json").read_text())
     road = roadmap.load(source)
     lessons = [lessons_.load(road, name) for name in config["lessons"]]
-    course = Course(rules={i: Rule.of_json(r) for i, r in config.get("rules", {}).items()})
+    course = portable.applied(config, Course(rules={i: Rule.of_json(r) for i, r in
+                                                    config.get("rules", {}).items()}))
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         out = Path(work) / "out"
         done = grade_class(root / "submission", lessons, out, jobs=1, sandboxed=True,

@@ -1,7 +1,8 @@
 """`grader export gradescope`: the autograder bundle Gradescope runs for every submission.
 
 The zip holds setup.sh, the grader's code, the chosen lessons' sources, autograder.json (which
-lessons, hidden cases' visibility) and run_autograder, which grades /autograder/submission as one
+lessons, hidden cases' visibility, the course's points, due dates and late policies) and
+run_autograder, which grades /autograder/submission as one
 learner and writes /autograder/results/results.json.
 
 setup.sh is written for Gradescope's Ubuntu base images, 22.04 (Python 3.10, so it installs the
@@ -72,9 +73,10 @@ def add(zf, name, text, executable=False):
     zf.writestr(info, text)
 
 
-def build_bundle(root, lessons, zip_path, hidden_cases="after_published", rules=None):
+def build_bundle(root, lessons, zip_path, hidden_cases="after_published", rules=None, dates=None):
     """Write the Gradescope autograder zip for `lessons` of the workbook at `root`, each worth
-    what `rules` (lesson id -> points.Rule; default: the default rule) gives it."""
+    what `rules` (lesson id -> points.Rule; default: the default rule) gives it, due when `dates`
+    (course.portable.dates) says, under its late policy."""
     rules = rules or {}
     root, home = Path(root), Path(GRADER_HOME)
     versions = pins(home)
@@ -90,6 +92,7 @@ def build_bundle(root, lessons, zip_path, hidden_cases="after_published", rules=
         config = {"lessons": [l.id for l in lessons], "hidden_cases": hidden_cases}
         if rules:
             config["rules"] = {l.id: rules[l.id].to_json() for l in lessons if l.id in rules}
+        config.update(dates or {})
         add(zf, "autograder.json", json.dumps(config, indent=1))
         for path in grader_sources(home / "grader"):
             add(zf, path.relative_to(home).as_posix(), path.read_text())

@@ -1,11 +1,14 @@
-"""What the gradebook exports after every run: grades.csv, feedback pages and Gradescope results,
-each written whole from the gradebook (a file is replaced only once its new version is complete).
+"""What the gradebook exports after every run, and after each command that changes it between runs
+(override, comment, release): grades.csv, feedback pages, Gradescope results and the Canvas and
+Moodle files, each written whole from the gradebook (a file is replaced only once its new version
+is complete), the points that leave recorded as published (course.published) first.
 
 A learner's files are named after the learner's id where that is a safe file name; otherwise (a
 character a file system or a shell would trip on, a name too long, one that differs from another
 only in case, a device name Windows reserves) after a safe version of it, cut short, with a short
 hash of the id that keeps every learner's file their own.
 """
+import contextlib
 import hashlib
 import json
 import os
@@ -13,8 +16,11 @@ import re
 import unicodedata
 from pathlib import Path
 
+from grader.errors import GraderError
 from . import feedback, gradescope, view as class_view
+from .course import lms, published
 from .escape import csv_text, plain
+from .gradebook import locked
 
 MAX_NAME = 80           # bytes of a learner's file name before its hash and suffix
 RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
@@ -103,10 +109,12 @@ def file_stems(learners):
 
 
 def write_all(db, out, hidden_visibility="after_published", drop=False):
-    """Rewrite out/grades.csv, out/feedback/<learner>.{html,md} and
-    out/gradescope/<learner>/results.json (of the released lessons only) from the gradebook `db`;
-    `drop`: leave out the learners
-    who withdrew (whose folder is gone), rather than mark them. Returns the whole class's view."""
+    """Rewrite out/grades.csv, out/feedback/<learner>.{html,md},
+    out/gradescope/<learner>/results.json and out/lms/{canvas,moodle}.csv (these two of the
+    released lessons only) from the gradebook `db`; `drop`: leave out the learners who withdrew
+    (whose folder is gone), rather than mark them (the LMS files always leave them out). Once every
+    file is written, and before any is moved into place, the points that leave are recorded as
+    published, with how the exports were written. Returns the whole class's view."""
     out = Path(out)
     whole = class_view.load(db)
     view = whole.present() if drop else whole
@@ -122,7 +130,36 @@ def write_all(db, out, hidden_visibility="after_published", drop=False):
             (out / "gradescope" / stem).mkdir(parents=True, exist_ok=True)
             data = gradescope.results(leaving, learner, hidden_visibility)
             files.write(out / "gradescope" / stem / "results.json", json.dumps(data))   # C encoder: no indent
+        (out / "lms").mkdir(exist_ok=True)
+        for system in lms.SYSTEMS:
+            files.write(out / "lms" / f"{system}.csv", lms.export(system, whole.present()))
+        with db:
+            published.record(db, leaving)
+            db.executemany("INSERT OR REPLACE INTO export_settings VALUES (?, ?)",
+                           [("hidden_cases", hidden_visibility), ("drop", str(int(drop)))])
         files.commit()
     finally:
         files.discard()
     return whole
+
+
+def rewrite(db, out):
+    """write_all as the last run that wrote the exports of `out` did (its hidden cases'
+    visibility, whether it dropped the learners who withdrew)."""
+    settings = dict(db.execute("SELECT name, value FROM export_settings"))
+    try:
+        return write_all(db, out, settings.get("hidden_cases", "after_published"),
+                         settings.get("drop") == "1")
+    except OSError as exc:
+        raise GraderError(f"the change is recorded in the gradebook, but the exports in {out} "
+                          f"could not be rewritten ({exc.strerror or exc}): once that is fixed, "
+                          "`grader grade` rewrites them (nothing is graded again)") from None
+
+
+@contextlib.contextmanager
+def changing(out):
+    """The gradebook in `out` for a command that changes it between runs (gradebook.locked: the
+    run lock held); once the change is made, the exports are rewritten from it."""
+    with locked(out) as db:
+        yield db
+        rewrite(db, out)

@@ -89,6 +89,11 @@ def lesson_blocks(view, learner, lesson):
                    if cur.violations else f"{cur.cases_passed}/{total} cases passed",
                    None))
     blocks += instructor_blocks(view, learner, lesson)
+    kept = view.kept(learner, lesson.id)
+    if kept is not None:
+        blocks.append(("published", f"Your published score of {kept:.4g} is kept; this "
+                       f"submission scores {view.scored(learner, lesson.id):.4g} since the lesson "
+                       "was regraded (a regrade never lowers a published score).", None))
     if lesson.rule != points.DEFAULT:
         blocks.append(("points", points_text(lesson, cur), None))
     if cur.timing is not None and cur.timing.due is not None:
@@ -177,7 +182,7 @@ def block_md(kind, text):
         return [f"File: {md_code(text)}", ""]
     if kind == "points":
         return [f"Points: {md_prose(text)}", ""]
-    if kind == "timing":
+    if kind in ("timing", "published"):
         return [md_prose(text), ""]
     if kind in ("override", "comment"):
         return ["", f"**{'Override' if kind == 'override' else 'Comment'}:** {md_prose(text)}", ""]
@@ -262,8 +267,8 @@ def html_page(view, learner):
                 body.append(f"<p>Points: {e(text)}</p>")
             elif kind in ("override", "comment"):
                 body.append(f'<div class="hint {kind}">{e(text)}</div>')
-            elif kind == "timing":
-                body.append(f'<p class="timing">{e(text)}</p>')
+            elif kind in ("timing", "published"):
+                body.append(f'<p class="{kind}">{e(text)}</p>')
             elif kind == "file":
                 body.append(f'<p class="muted">File: <code>{e(text)}</code></p>')
             elif kind == "why":

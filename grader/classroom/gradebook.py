@@ -22,7 +22,7 @@ from grader.errors import GraderError
 from grader.judge import points
 from grader.sources import code_digest
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 SQLITE_MAGIC = b"SQLite format 3\x00"
 V1_TABLES = {"learners", "submissions", "results", "case_results"}
 ROSTER = """
@@ -75,6 +75,18 @@ CREATE TABLE releases (                     -- `grader release`: a held lesson's
     by TEXT NOT NULL,
     at TEXT NOT NULL);
 """
+PUBLISHED = """
+CREATE TABLE published (                    -- the points each learner x lesson left the output
+    id INTEGER PRIMARY KEY,                 -- folder with (exports.publish): the latest counts
+    learner TEXT NOT NULL,
+    lesson TEXT NOT NULL,
+    points REAL NOT NULL,
+    sha256 TEXT,                            -- the submission they were for
+    at TEXT NOT NULL);
+CREATE TABLE export_settings (              -- how the last run wrote the exports, for the commands
+    name TEXT PRIMARY KEY,                  -- that rewrite them (override, comment, release)
+    value TEXT NOT NULL);
+"""
 SCHEMA = """
 CREATE TABLE learners (
     id TEXT PRIMARY KEY,
@@ -89,7 +101,8 @@ CREATE TABLE lessons (
     rule TEXT,                             -- JSON of its points.Rule (NULL: the default rule)
     due TEXT,                              -- ISO moment it is due (NULL: no due date)
     late TEXT,                             -- JSON of its course.late.Late (NULL: none)
-    held INTEGER NOT NULL DEFAULT 0);      -- 1: its feedback waits for `grader release`
+    held INTEGER NOT NULL DEFAULT 0,       -- 1: its feedback waits for `grader release`
+    never_lower INTEGER NOT NULL DEFAULT 0);  -- 1: a regrade keeps its published points
 CREATE TABLE submissions (
     id INTEGER PRIMARY KEY,
     learner TEXT NOT NULL REFERENCES learners(id),
@@ -141,7 +154,7 @@ CREATE TABLE ungraded (
     lesson TEXT,                            -- NULL: a file that names no lesson
     path TEXT,                              -- NULL: nothing was submitted for the lesson
     reason TEXT NOT NULL);
-""" + ROSTER + EXTENSIONS + NOTES + MISTAKE_NOTES + RELEASED
+""" + ROSTER + EXTENSIONS + NOTES + MISTAKE_NOTES + RELEASED + PUBLISHED
 MIGRATE_FROM_1 = """
 ALTER TABLE results ADD COLUMN fault INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE results ADD COLUMN hint INTEGER;
@@ -183,9 +196,13 @@ ALTER TABLE case_results ADD COLUMN output TEXT;
 RELEASES = """
 ALTER TABLE lessons ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
 """ + RELEASED
+MIGRATE_FROM_11 = """
+ALTER TABLE lessons ADD COLUMN never_lower INTEGER NOT NULL DEFAULT 0;
+""" + PUBLISHED
 MIGRATIONS = {1: MIGRATE_FROM_1, 2: MIGRATE_FROM_2, 3: MIGRATE_FROM_3, 4: MIGRATE_FROM_4,
               5: MIGRATE_FROM_5, 6: MIGRATE_FROM_6, 7: NOTES,
-              8: MISTAKE_NOTES, 9: MIGRATE_FROM_9, 10: RELEASES}    # from version N to N + 1
+              8: MISTAKE_NOTES, 9: MIGRATE_FROM_9, 10: RELEASES,
+              11: MIGRATE_FROM_11}    # from version N to N + 1
 LESSON_FILES = ("lesson.md", "solution.py", "hidden_cases.py", "mistakes.py")
 
 
@@ -328,14 +345,15 @@ class Gradebook:
         due = course.due.get if course else (lambda lesson_id: None)
         late = course.late_policy if course else (lambda lesson_id: None)
         held = int(bool(course and course.manual_release))
+        never_lower = int(bool(course and course.never_lower))
         with self.db:
             self.db.executemany(
                 "INSERT OR REPLACE INTO lessons (id, number, title, version, hints, points, rule, "
-                "due, late, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "due, late, held, never_lower) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(l.id, l.entry.number, l.entry.title, lesson_version(l),
                   json.dumps([title for title, _ in l.prose.hints]), rule(l.id).points,
                   rule(l.id).to_json(), due(l.id) and due(l.id).isoformat(),
-                  late(l.id) and late(l.id).to_json(), held) for l in lessons])
+                  late(l.id) and late(l.id).to_json(), held, never_lower) for l in lessons])
 
     def set_extensions(self, extensions):
         """Replace the extensions with `extensions` (course.extensions.Extension)."""

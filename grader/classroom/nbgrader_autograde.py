@@ -28,6 +28,8 @@ from grader.notebooks import nbgrader_export as layout
 from grader.runner import sandbox
 from grader.runner.workers import preload_for
 from . import feedback, learnerfiles
+from .course import portable
+from .course.handed_in import handed_in
 from .gradebook import lesson_version
 from .jobs import grade_job
 from .remote import leased, workbook_root
@@ -81,7 +83,7 @@ class WorkbookGrading(Execute):
                 known = {c.name for c in source.source_cells}
         if lesson is None:
             return super().preprocess(nb, resources, km)
-        row, path = self.graded(lesson, info)
+        row, submission = self.graded(lesson, info)
         ours = {layout.grade_id(c) for c in restored}
         kept = []
         for cell in nb.cells:
@@ -96,8 +98,7 @@ class WorkbookGrading(Execute):
                     "error", ename="NotRun", evalue=NOT_RUN, traceback=[NOT_RUN])]
             kept.append(cell)
         nb.cells = kept + restored
-        self.write_verdicts(lesson, info["student"], row, path,
-                            {layout.grade_id(c): c for c in restored})
+        self.write_verdicts(lesson, submission, row, {layout.grade_id(c): c for c in restored})
         return nb, resources
 
     def graded_here(self, gb, info):
@@ -129,7 +130,8 @@ class WorkbookGrading(Execute):
         return found
 
     def graded(self, lesson, info):
-        """(The gradebook row `grader grade` would store for the submitted notebook, its path)."""
+        """(The gradebook row `grader grade` would store for the submitted notebook, its
+        classroom.submissions.Submission)."""
         course = CourseDirectory(config=self.config)
         folder = Path(course.format_path(course.submitted_directory, info["student"], "."))
         path = Path(course.format_path(course.submitted_directory, info["student"],
@@ -140,29 +142,40 @@ class WorkbookGrading(Execute):
             except GraderError as exc:
                 raise GradingFailed(f"{exc} (for nbgrader: `c.WorkbookGrading.sandboxed = False` "
                                     "in nbgrader_config.py)") from None
+        submission = Submission(info["student"], lesson, path, folder,
+                                learnerfiles.entry_at(folder, path))
         with leased(self.sandboxed, preload_for([lesson])) as pool:
-            entry = learnerfiles.entry_at(folder, path)
-            graded, _ = grade_job(Submission(info["student"], lesson, path, folder, entry), pool,
-                                  None)
+            graded, _ = grade_job(submission, pool, None)
         if graded.row["fault"]:     # the grader's failure, never the learner's score
             raise GradingFailed(f"{path}: {graded.row['error']}")
-        return graded.row, path
+        return graded.row, submission
+
+    def course_file(self, name):
+        """A dict `grader export nbgrader` wrote into the course ({} for a course exported
+        before it wrote that file)."""
+        path = Path(CourseDirectory(config=self.config).root) / name
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     def rule(self, lesson):
         """The lesson's points.Rule, as `grader export nbgrader` wrote it into the course."""
-        path = Path(CourseDirectory(config=self.config).root) / layout.POINTS
-        try:
-            rules = json.loads(path.read_text())
-        except (OSError, ValueError):      # a course exported before points were written
-            return points.DEFAULT
-        return points.Rule.of_json(rules.get(lesson.id)) if isinstance(rules, dict) else \
-            points.DEFAULT
+        return points.Rule.of_json(self.course_file(layout.POINTS).get(lesson.id))
 
-    def write_verdicts(self, lesson, learner, row, path, cells):
-        """Each block of the learner's feedback into the cell it is about; the score last."""
+    def write_verdicts(self, lesson, submission, row, cells):
+        """Each block of the learner's feedback into the cell it is about; the score last. With a
+        due date in the course, the hand-in time is nbgrader's timestamp.txt (course.handed_in)
+        and the late policy applies to the points as on the class route."""
+        learner, dates = submission.learner, self.course_file(layout.DATES)
+        timing = portable.lesson_timing(dates, learner, lesson.id, *handed_in(submission))
         info = LessonInfo(lesson.id, lesson.entry.number, lesson.entry.title,
-                          [title for title, _ in lesson.prose.hints], self.rule(lesson))
-        cur = Current.of_row(lesson.id, row, path).earn(info.rule)
+                          [title for title, _ in lesson.prose.hints], self.rule(lesson),
+                          timing.due)
+        cur = Current.of_row(lesson.id, row, submission.path).earn(info.rule)
+        cur.timing = timing
+        cur.earned *= timing.kept
         _, blocks = feedback.lesson_blocks(ClassView([info], [learner], {(learner, lesson.id): cur},
                                                      []), learner, info)
         texts = {gid: [] for gid in cells}

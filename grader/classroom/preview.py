@@ -21,14 +21,20 @@ class Change:
     before: float           # None: nothing counted before
     after: float            # None: nothing would count
     causes: tuple           # words, e.g. "case 'huge logits' now fails"
+    scores: float = None    # never_lower: the lower points the submission would score, `after`
+                            # being the published points kept
 
     def line(self):
         def shown(points):
             return "nothing" if points is None else f"{points:.4g}"
+        why = f": {'; '.join(self.causes)}" if self.causes else ""
+        if self.scores is not None:
+            return (f"{self.learner} x {self.lesson}: kept at the published {self.after:.4g} "
+                    f"(it would score {self.scores:.4g}, {self.scores - self.after:+.4g}){why}")
         delta = ("" if self.before is None or self.after is None
                  else f" ({self.after - self.before:+.4g})")
         return (f"{self.learner} x {self.lesson}: {shown(self.before)} -> {shown(self.after)}"
-                f"{delta}" + (f": {'; '.join(self.causes)}" if self.causes else ""))
+                f"{delta}{why}")
 
 
 def copy_gradebook(source, target):
@@ -73,18 +79,24 @@ def causes(old, new):
     return tuple(words)
 
 
+def same(a, b):
+    return a is None and b is None or (a is not None and b is not None and abs(a - b) <= SAME)
+
+
 def changes(before, after):
-    """Change of every learner x lesson whose points differ between two ClassViews."""
+    """Change of every learner x lesson whose points differ between two ClassViews, or whose
+    score would drop below the published points that never_lower keeps."""
     found = []
     for learner in sorted(set(before.learners) | set(after.learners)):
         for lesson in [l.id for l in after.lessons]:
             old, new = before.earned(learner, lesson), after.earned(learner, lesson)
-            if old is None and new is None or (old is not None and new is not None
-                                               and abs(old - new) <= SAME):
+            kept = after.kept(learner, lesson) is not None
+            scores = after.scored(learner, lesson) if kept else None
+            if same(old, new) and not (kept and not same(before.scored(learner, lesson), scores)):
                 continue
             found.append(Change(learner, lesson, old, new,
                                 causes(before.current.get((learner, lesson)),
-                                       after.current.get((learner, lesson)))))
+                                       after.current.get((learner, lesson))), scores))
     return found
 
 

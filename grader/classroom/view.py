@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 
 from grader.judge.points import DEFAULT, Rule
 from .clusters import signature
-from .course import dates, mistake_notes, notes as course_notes
+from .course import dates, mistake_notes, notes as course_notes, published as course_published
 from .course.extensions import Extension
 from .course.late import Late
 from .course.roster import Member
@@ -22,6 +22,7 @@ class LessonInfo:
     due: object = None              # an aware datetime, or None
     late: Late = None               # the late policy (course.late)
     released: bool = True           # its feedback may leave (Gradescope, LMS exports)
+    never_lower: bool = False       # a regrade keeps its published points (course.published)
 
     @property
     def points(self):
@@ -96,14 +97,30 @@ class ClassView:
     overrides: dict = field(default_factory=dict)   # (learner, lesson) -> course.notes.Override
     comments: dict = field(default_factory=dict)    # (learner, lesson) -> [course.notes.Comment]
     mistake_notes: dict = field(default_factory=dict)   # lesson -> {mistake: MistakeNote}
+    published: dict = field(default_factory=dict)   # (learner, lesson) -> published.Published
 
     def earned(self, learner, lesson_id):
-        """The points learner x lesson counts for: the instructor's override, else the current
-        result's with the points of the mistake notes it carries, kept within the lesson's
-        (None: nothing graded, or the grader failed)."""
+        """The points learner x lesson counts for: the instructor's override, else the published
+        points a regrade may not lower (course.published), else what it scores."""
         override = self.overrides.get((learner, lesson_id))
         if override is not None:
             return override.score
+        kept = self.kept(learner, lesson_id)
+        return self.scored(learner, lesson_id) if kept is None else kept
+
+    def kept(self, learner, lesson_id):
+        """The published points kept in place of lower ones this submission now scores (with
+        never_lower, and no override), or None."""
+        info = next((l for l in self.lessons if l.id == lesson_id), None)
+        if info is None or not info.never_lower or (learner, lesson_id) in self.overrides:
+            return None
+        return course_published.kept(self.published.get((learner, lesson_id)),
+                                     self.current.get((learner, lesson_id)),
+                                     self.scored(learner, lesson_id))
+
+    def scored(self, learner, lesson_id):
+        """The current result's points with those of the mistake notes it carries, kept within the
+        lesson's (None: nothing graded, or the grader failed)."""
         cur = self.current.get((learner, lesson_id))
         if cur is None or cur.fault:
             return None
@@ -158,10 +175,10 @@ class ClassView:
 def load(db):
     released = {lesson for (lesson,) in db.execute("SELECT lesson FROM releases")}
     lessons = [LessonInfo(i, n, t, json.loads(h), Rule.of_json(rule), dates.of_text(due),
-                          Late.of_json(late), not held or i in released)
-               for i, n, t, h, rule, due, late, held in db.execute(
-                   "SELECT id, number, title, hints, rule, due, late, held FROM lessons "
-                   "ORDER BY number, id")]
+                          Late.of_json(late), not held or i in released, bool(never_lower))
+               for i, n, t, h, rule, due, late, held, never_lower in db.execute(
+                   "SELECT id, number, title, hints, rule, due, late, held, never_lower FROM "
+                   "lessons ORDER BY number, id")]
     info = {l.id: l for l in lessons}
     extensions = {(e.learner, e.lesson): e for e in (Extension(*row) for row in db.execute(
         "SELECT learner, lesson, due, days FROM extensions"))}
@@ -200,4 +217,5 @@ def load(db):
     roster = {row[0]: Member(*row) for row in db.execute(
         "SELECT id, name, email, section, sis_id FROM roster ORDER BY rowid")}
     return ClassView(lessons, learners, current, ungraded, {l for l, gone in people if gone},
-                     roster, *course_notes.load(db), mistake_notes.load(db))
+                     roster, *course_notes.load(db), mistake_notes.load(db),
+                     course_published.load(db))

@@ -31,6 +31,7 @@ from grader.judge import points
 
 CHECKER = Path(__file__).with_name("workbook_examples.py")
 POINTS = "workbook_points.json"     # each lesson's points.Rule, for nbgrader_autograde
+DATES = "workbook_dates.json"       # due dates and late policies (classroom.course.portable)
 CONFIG = """\
 # nbgrader configuration for the Transformer Workbook course (written by `grader export nbgrader`).
 # `nbgrader autograde` grades the lesson notebooks with the workbook's grader, in its sandbox: run
@@ -238,10 +239,11 @@ def assignments(roadmap, lessons, name=None, given="keep"):
 
 
 def export(roadmap, lessons, course, name=None, course_id="transformer-workbook", given="keep",
-           rules=None):
+           rules=None, dates=None):
     """Write the course under `course`, each lesson worth what `rules` (lesson id ->
-    points.Rule) gives it, and those rules into POINTS for autograde; returns ({assignment:
-    [notebook paths]}, [Giveaway])."""
+    points.Rule) gives it, and those rules into POINTS for autograde, with the due dates and late
+    policies `dates` (classroom.course.portable) in DATES; returns ({assignment: [notebook
+    paths]}, [Giveaway])."""
     rules = rules or {}
     course = Path(course).resolve()
     written = {}
@@ -257,4 +259,5 @@ def export(roadmap, lessons, course, name=None, course_id="transformer-workbook"
     write_atomic(course / "nbgrader_config.py", CONFIG.format(course=course_id))
     write_atomic(course / POINTS, json.dumps({l.id: rules.get(l.id, points.DEFAULT).to_json()
                                               for l in lessons}, indent=1))
+    write_atomic(course / DATES, json.dumps(dates or {}, indent=1))
     return written, giveaways

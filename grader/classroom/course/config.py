@@ -3,6 +3,7 @@ scoring rule (grader.judge.points.Rule), its due date and the late policy (cours
 
     timezone = "Europe/Berlin"      # due dates without an offset are read here (default UTC)
     release = "manual"              # feedback leaves only after `grader release` (default: auto)
+    never_lower = true              # a regrade never lowers published points (default: false)
     broken_rule = 0                 # share of its cases' points a rule-breaking file keeps
     [late]                          # the default late policy (default: none)
     policy = "penalty"              # none | penalty | refuse
@@ -26,10 +27,10 @@ from grader.lessons.roadmap import UnknownLesson
 from . import dates
 from .late import NONE, Late
 from .table import CourseError
-from .values import number, table, unknown_keys
+from .values import flag, number, table, unknown_keys
 
 FILE = "course.toml"
-TOP = {"timezone", "broken_rule", "late", "lessons", "release"}
+TOP = {"timezone", "broken_rule", "late", "lessons", "release", "never_lower"}
 RELEASES = ("auto", "manual")
 LESSON = {"points", "scoring", "public", "hidden", "weights", "due", "late", "broken_rule"}
 
@@ -43,6 +44,7 @@ class Course:
     tz: object = dates.UTC
     path: Path = None
     manual_release: bool = False    # every lesson's feedback held until `grader release`
+    never_lower: bool = False       # a regrade of a submission keeps its published points
 
     def rule(self, lesson_id):
         return self.rules.get(lesson_id, DEFAULT)
@@ -86,7 +88,8 @@ def parse(data, roadmap, path):
     if release not in RELEASES:
         raise CourseError(f"{path}: release must be \"auto\" or \"manual\", not {release!r}")
     course = Course(default_late=Late.of(data.get("late"), f"{path}: [late]"), tz=tz, path=path,
-                    manual_release=release == "manual")
+                    manual_release=release == "manual",
+                    never_lower=flag(data.get("never_lower", False), f"{path}: never_lower"))
     for name, spec in table(data.get("lessons", {}), f"{path}: [lessons]").items():
         try:
             lesson_id = roadmap.find(name).id

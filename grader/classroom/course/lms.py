@@ -48,7 +48,7 @@ def canvas(view):
 def lesson_feedback(view, learner, lesson):
     """A line of feedback for the lesson: its status, the instructor's words, the late policy's."""
     _, blocks = feedback.lesson_blocks(view, learner, lesson)
-    keep = ("status", "points", "timing", "override", "comment")
+    keep = ("status", "published", "points", "timing", "override", "comment")
     return " ".join(text for kind, text, _ in blocks if kind in keep)
 
 
@@ -64,6 +64,9 @@ def moodle(view):
             row += [cell(view.earned(learner, l.id)), lesson_feedback(view, learner, l)]
         rows.append(row)
     return csv_text(rows)
+
+
+SYSTEMS = ("canvas", "moodle")
 
 
 def export(system, view):

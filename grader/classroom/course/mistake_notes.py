@@ -108,17 +108,17 @@ def carried(notes, cur):
 
 
 def record(out, workbook, spec, text, points):
-    """Record a note on the gradebook in `out`, with the run lock held; (lesson id, mistake id,
-    whether anything new was recorded, how many learners' current results carry it). Raises
-    GraderError (CourseError) for bad input, recording nothing."""
+    """Record a note on the gradebook in `out`, with the run lock held, and rewrite the exports;
+    (lesson id, mistake id, whether anything new was recorded, how many learners' current results
+    carry it). Raises GraderError (CourseError) for bad input, recording nothing."""
     from .. import view
-    from ..gradebook import locked
+    from ..exports import changing
     lesson_name, mistake = split(spec)
     try:
         lesson = workbook.lesson(lesson_name)
     except UnknownLesson as exc:
         raise CourseError(str(exc)) from None
-    with locked(out) as db:
+    with changing(out) as db:
         added = add(db, lesson, mistake, text, points)
         v = view.load(db)
     note = {mistake: v.mistake_notes[lesson.id][mistake]}

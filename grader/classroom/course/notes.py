@@ -97,10 +97,10 @@ def load(db):
 
 def record(out, roadmap, learner, lesson, add, *args):
     """Run `add(db, learner, lesson id, *args)` on the gradebook in `out`, with the run lock held
-    (no grading run writes meanwhile); returns (the lesson id, whether anything new was recorded).
-    Raises GraderError (CourseError) for a missing gradebook, an unknown learner or lesson, a
-    score out of range."""
-    from ..gradebook import locked
-    with locked(out) as db:
+    (no grading run writes meanwhile), then rewrite the exports; returns (the lesson id, whether
+    anything new was recorded). Raises GraderError (CourseError) for a missing gradebook, an
+    unknown learner or lesson, a score out of range."""
+    from ..exports import changing
+    with changing(out) as db:
         learner, lesson_id = target(db, roadmap, learner, lesson)
         return lesson_id, add(db, learner, lesson_id, *args)

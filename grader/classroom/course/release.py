@@ -33,7 +33,8 @@ def held(db):
 
 
 def record(out, roadmap, names):
-    """`release` on the gradebook in `out`, with the run lock held; raises GraderError."""
-    from ..gradebook import locked
-    with locked(out) as db:
+    """`release` on the gradebook in `out`, with the run lock held, then the exports rewritten
+    (what they now carry is published); raises GraderError."""
+    from ..exports import changing
+    with changing(out) as db:
         return release(db, roadmap, names)

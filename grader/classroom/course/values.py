@@ -12,6 +12,12 @@ def number(value, where, low=0.0, high=math.inf):
     return float(value)
 
 
+def flag(value, where):
+    if not isinstance(value, bool):
+        raise CourseError(f"{where} must be true or false, not {value!r}")
+    return value
+
+
 def table(value, where):
     if not isinstance(value, dict):
         raise CourseError(f"{where} must be a table ([...] or {{ ... }}), not {value!r}")
