@@ -2,6 +2,8 @@
 uniform weights (written two ways), fin and fay the square root of the softmax (two ways); gil's
 bug is his alone, hal made a known mistake, joy is right. `LATER` is a third way of writing the
 uniform bug, for a learner who hands in after the first run."""
+import shutil
+
 from conftest import grader
 from mixed_class import MISTAKE, put, reference
 
@@ -31,3 +33,19 @@ def grade(root, cls, out, *more):
                   "--jobs", "1", *more)
     assert done.returncode == 0, done.stdout + done.stderr
     return done
+
+
+def graded_once(root, tmp_path_factory):
+    """FILES graded into a gradebook, for a module's tests to copy: (class folder, output)."""
+    cls, out = tmp_path_factory.mktemp("cls") / "class", tmp_path_factory.mktemp("cls") / "out"
+    write_class(cls)
+    grade(root, cls, out)
+    return cls, out
+
+
+def copied(graded, tmp_path):
+    """A test's own copy of a graded class and its output."""
+    cls, out = tmp_path / "class", tmp_path / "out"
+    shutil.copytree(graded[0], cls)
+    shutil.copytree(graded[1], out)
+    return cls, out

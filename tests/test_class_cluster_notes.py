@@ -5,14 +5,13 @@ falls in it, on every export, and a learner graded later into it; bad ids are re
 import csv
 import json
 import re
-import shutil
 import sqlite3
 from contextlib import closing
 
 import pytest
 from hypothesis import given, strategies as st
 
-from cluster_class import LATER, ROOTED, UNIFORM, FILES, grade, write_class
+from cluster_class import FILES, LATER, ROOTED, UNIFORM, copied, grade, graded_once
 from conftest import grader
 from grader.classroom.clusters.signature import cluster_id
 from mixed_class import put
@@ -24,17 +23,7 @@ LISTED = re.compile(r"cluster:([0-9a-f]{8})  2 learners: (.*)")
 @pytest.fixture(scope="module")
 def graded(lesson_sources, tmp_path_factory):
     """FILES graded into a gradebook; tests copy it."""
-    cls, out = tmp_path_factory.mktemp("cls") / "class", tmp_path_factory.mktemp("cls") / "out"
-    write_class(cls)
-    grade(lesson_sources, cls, out)
-    return cls, out
-
-
-def copied(graded, tmp_path):
-    cls, out = tmp_path / "class", tmp_path / "out"
-    shutil.copytree(graded[0], cls)
-    shutil.copytree(graded[1], out)
-    return cls, out
+    return graded_once(lesson_sources, tmp_path_factory)
 
 
 def listed(root, out):

@@ -14,7 +14,7 @@ from contextlib import closing
 
 import pytest
 
-from cluster_class import FILES, ROOTED, UNIFORM, grade, write_class
+from cluster_class import FILES, ROOTED, UNIFORM, copied, grade, graded_once, write_class
 from conftest import grader
 
 MESSAGE = ("Your softmax gives every entry the same weight, 1/n, whatever the logits: it never "
@@ -25,17 +25,7 @@ NOTE = "Every row must depend on its own logits"
 @pytest.fixture(scope="module")
 def graded(lesson_sources, tmp_path_factory):
     """cluster_class's class graded into a gradebook; tests copy it."""
-    cls, out = tmp_path_factory.mktemp("cls") / "class", tmp_path_factory.mktemp("cls") / "out"
-    write_class(cls)
-    grade(lesson_sources, cls, out)
-    return cls, out
-
-
-def copied(graded, tmp_path):
-    cls, out = tmp_path / "class", tmp_path / "out"
-    shutil.copytree(graded[0], cls)
-    shutil.copytree(graded[1], out)
-    return cls, out
+    return graded_once(lesson_sources, tmp_path_factory)
 
 
 def sources_copy(lesson_sources, tmp_path):
