@@ -9,9 +9,9 @@ from pathlib import Path
 from grader.errors import GraderError
 from . import view as class_view
 from .classgrade import check_folders, grade_class
+from .course.published import SAME
 from .gradebook import SQLITE_MAGIC
 
-SAME = 1e-9
 
 
 @dataclass(frozen=True)

@@ -36,38 +36,40 @@ def split(spec):
 
 
 def known_ids(db, lesson):
-    """The mistake ids a note may name for `lesson` (a grader.lessons.lesson.Lesson): its known
-    mistakes, the symptoms its results in the gradebook were diagnosed with, then its clusters."""
+    """The mistake ids a note may name for `lesson` (a grader.lessons.lesson.Lesson) besides its
+    clusters: its known mistakes, then the symptoms its results in the gradebook were diagnosed
+    with."""
     seen = set()
     for (diagnosis,) in db.execute("SELECT r.diagnosis FROM results r JOIN submissions s ON "
                                    "s.id = r.submission WHERE s.lesson = ?", (lesson.id,)):
         seen |= {d["mistake"] for d in json.loads(diagnosis)}
-    return ([m.id for m, _ in lesson.mistakes] + sorted(i for i in seen if i.startswith(SYMPTOM))
-            + cluster_ids(db, lesson))
+    return [m.id for m, _ in lesson.mistakes] + sorted(i for i in seen if i.startswith(SYMPTOM))
 
 
-def cluster_ids(db, lesson):
-    """The ids (cluster:ID) of the lesson's clusters, as `grader cluster` lists them."""
-    from .. import view
+def cluster_ids(v, lesson):
+    """The ids (cluster:ID) of the lesson's clusters in the class view `v`, as `grader cluster`
+    lists them."""
     from ..clusters import groups
-    found, _ = groups.of_lesson(view.load(db).present(), lesson.id)
+    found, _ = groups.of_lesson(v.present(), lesson.id)
     return [c.name for c in found]
 
 
-def check(db, lesson, mistake, text, points):
-    """Raise CourseError unless the note can be recorded as it is."""
+def check(db, lesson, mistake, text, points, v=None):
+    """Raise CourseError unless the note can be recorded as it is (`v`: the gradebook's class
+    view, if loaded already; only a note on a cluster needs it)."""
     if not db.execute("SELECT 1 FROM lessons WHERE id = ?", (lesson.id,)).fetchone():
         raise CourseError(f"lesson {lesson.id} was never graded into this gradebook")
-    known = known_ids(db, lesson)
-    if mistake.startswith(CLUSTER) and mistake not in known:
-        clusters = [i for i in known if i.startswith(CLUSTER)]
-        raise CourseError(f"lesson {lesson.id} has no cluster {mistake!r}; its clusters: "
-                          f"{', '.join(clusters) or 'none'} (`grader cluster "
-                          f"{lesson.entry.number:02d}` lists them)")
-    if mistake not in known:
+    if mistake.startswith(CLUSTER):
+        from .. import view
+        clusters = cluster_ids(v or view.load(db), lesson)
+        if mistake not in clusters:
+            raise CourseError(f"lesson {lesson.id} has no cluster {mistake!r}; its clusters: "
+                              f"{', '.join(clusters) or 'none'} (`grader cluster "
+                              f"{lesson.entry.number:02d}` lists them)")
+    elif mistake not in (known := known_ids(db, lesson)):
         raise CourseError(f"lesson {lesson.id} has no known mistake or symptom {mistake!r}; its "
-                          f"ids: {', '.join(i for i in known if not i.startswith(CLUSTER)) or 'none'}"
-                          " (a symptom is known once a result of the lesson was diagnosed with it)")
+                          f"ids: {', '.join(known) or 'none'} (a symptom is known once a result "
+                          "of the lesson was diagnosed with it)")
     if not text.strip():
         raise CourseError("the comment is empty")
     (worth,) = db.execute("SELECT points FROM lessons WHERE id = ?", (lesson.id,)).fetchone()
@@ -76,9 +78,9 @@ def check(db, lesson, mistake, text, points):
                           f"an adjustment is from -{worth:g} to {worth:g}")
 
 
-def add(db, lesson, mistake, text, points):
-    """Record the note; False when it is the very note that counts already."""
-    check(db, lesson, mistake, text, points)
+def add(db, lesson, mistake, text, points, v=None):
+    """Record the note; False when it is the very note that counts already (`v` as for check)."""
+    check(db, lesson, mistake, text, points, v)
     latest = db.execute("SELECT text, points FROM mistake_notes WHERE lesson = ? AND mistake = ? "
                         "ORDER BY id DESC LIMIT 1", (lesson.id, mistake)).fetchone()
     if latest == (text, points):
@@ -119,9 +121,9 @@ def record(out, workbook, spec, text, points):
     except UnknownLesson as exc:
         raise CourseError(str(exc)) from None
     with changing(out) as db:
-        added = add(db, lesson, mistake, text, points)
-        v = view.load(db)
-    note = {mistake: v.mistake_notes[lesson.id][mistake]}
+        v = view.load(db)           # a note changes no diagnosis and no cluster
+        added = add(db, lesson, mistake, text, points, v)
+        note = {mistake: load(db)[lesson.id][mistake]}
     count = sum(bool(carried(note, cur)) for (_, lesson_id), cur in v.current.items()
                 if lesson_id == lesson.id)
     return lesson.id, mistake, added, count
