@@ -113,8 +113,8 @@ def top_level(root):
 def walk(folder, prune):
     """(entries, notes) for the learner's folder at `folder` (itself never a link: see
     open_folder): every file, link and other non-folder below it, and (parts, why) notes on the
-    folders not read. `prune(parts, folders, files)` returns (folders to skip, files to skip, a note
-    or None) for the folder at `parts`. Names starting with a dot are never read."""
+    folders not read. `prune(parts, folders, files)` returns (folders to skip, files to skip, its
+    (parts, why) notes) for the folder at `parts`. Names starting with a dot are never read."""
     entries, notes = [], []
     top = open_folder(folder)
     stack = [(top, (), None)]
@@ -158,9 +158,8 @@ def list_folder(fd, parts, prune, entries, notes):
     items = [(n, st) for n, st in listing(fd) if not n.startswith(".")]
     folders = [n for n, st in items if stat.S_ISDIR(st.st_mode)]
     files = [n for n, st in items if not stat.S_ISDIR(st.st_mode)]
-    skip_folders, skip_files, note = prune(parts, folders, files)
-    if note:
-        notes.append((parts, note))
+    skip_folders, skip_files, noted = prune(parts, folders, files)
+    notes += noted
     kept = [(n, st) for n, st in items if not stat.S_ISDIR(st.st_mode) and n not in skip_files]
     room = MAX_ENTRIES - len(entries)
     if len(kept) > room:

@@ -37,7 +37,8 @@ from .learnerfiles import Refused
 
 SUFFIXES = (".py", ".ipynb")
 MAX_SIZE = {".py": MAX_SOURCE, ".ipynb": MAX_NOTEBOOK}
-SKIPPED_DIRS = {"__pycache__", ".ipynb_checkpoints", "node_modules", ".venv", "venv"}
+CACHES = {"__pycache__", ".ipynb_checkpoints"}       # skipped without a word
+ENVIRONMENTS = {"node_modules", ".venv", "venv"}    # skipped, and noted as not read
 WORKBOOK_PARTS = {"solutions", "grader", "tests", "notebooks", "docs", "Makefile", "README.md",
                   "pyproject.toml", "requirements.txt"}
 WORKBOOK_FILES = {"readme.md", "makefile"}      # the workbook's own, in exercises/ and lesson folders
@@ -210,22 +211,24 @@ class Matcher:
 
 
 def pruner(matcher):
-    """What a learner's folder walk skips: caches, a workbook clone's other parts (noted), and the
-    workbook's own READMEs and Makefiles beside the exercises."""
+    """What a learner's folder walk skips: caches, installed packages and a workbook clone's other
+    parts (these two noted), and the workbook's own READMEs and Makefiles beside the exercises."""
     def prune(parts, folders, files):
-        skip_folders = {d for d in folders if d in SKIPPED_DIRS}
+        environments = sorted(d for d in folders if d in ENVIRONMENTS)
+        skip_folders = {d for d in folders if d in CACHES} | set(environments)
         skip_files = set()
-        note = None
+        notes = [(parts + (d,), "installed packages (a virtual environment or node_modules): "
+                                "not read") for d in environments]
         names = {*folders, *files}
         if "exercises" in folders and WORKBOOK_PARTS & names:
             clone = sorted(WORKBOOK_PARTS & names)
-            note = (f"a copy of the workbook: only its exercises/ folder was read (not "
-                    f"{', '.join(clone)})")
+            notes.append((parts, f"a copy of the workbook: only its exercises/ folder was read "
+                                 f"(not {', '.join(clone)})"))
             skip_folders |= WORKBOOK_PARTS & set(folders)
             skip_files |= WORKBOOK_PARTS & set(files)
         if parts and (parts[-1] == "exercises" or matcher.by_name(parts[-1]) is not None):
             skip_files |= {f for f in files if f.lower() in WORKBOOK_FILES}
-        return skip_folders, skip_files, note
+        return skip_folders, skip_files, notes
     return prune
 
 
