@@ -95,7 +95,7 @@ def summary(done, lessons, out, sandboxed, dropped=False):
         lines.append(f"\nGraded, but not on the roster ({plural(len(done.off_roster), 'learner')}): "
                      f"{names(done.off_roster)}")
     lines.append(f"\nWritten from the gradebook: {out / 'gradebook.sqlite'}, {out / 'grades.csv'}, "
-                 f"{out / 'feedback'}/, {out / 'gradescope'}/")
+                 f"{out / 'feedback'}/, {out / 'gradescope'}/, {out / 'lms'}/ (Canvas and Moodle)")
     if done.collusion:
         path, files, outputs = done.collusion
         lines.append(f"For your eyes only: {path} ({plural(len(files), 'group')} of identical "
