@@ -1,6 +1,7 @@
 """Collusion evidence for the instructor: identical files (not the stub, not the reference) and
 pairs whose different files give the same rare wrong outputs on every hidden case they fail; on a
 page of its own beside the gradebook, never in anything a learner sees."""
+import hashlib
 import re
 import shutil
 import sqlite3
@@ -99,3 +100,23 @@ def test_equal_outputs_hash_alike_and_a_changed_one_does_not(array):
     flat = changed.reshape(-1)
     flat[0] = 1 if flat[0] != 1 else 2
     assert output_hash([array]) != output_hash([changed])
+
+
+def spelled_out(value):
+    """The bytes a hash is made of, item by item, as gradebooks written earlier hold them."""
+    if isinstance(value, (list, tuple)):
+        return (f"{type(value).__name__} {len(value)}[" + "".join(spelled_out(v) + "," for v in value)
+                + "]")
+    return f"{type(value).__name__} {value!r};"
+
+
+NUMBERS = st.floats() | st.integers() | st.booleans()
+
+
+@given(st.recursive(st.lists(NUMBERS) | st.lists(st.floats()) | st.lists(st.integers()),
+                    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner),
+                    max_leaves=40))
+def test_a_row_of_plain_numbers_hashes_as_it_did_item_by_item(value):
+    """Rows of floats, ints or bools are hashed in one go: the same bytes as one item at a time, so
+    the hashes a gradebook already holds still match equal outputs graded now."""
+    assert output_hash([value]) == hashlib.sha256(spelled_out([value]).encode()).hexdigest()[:16]

@@ -231,6 +231,20 @@ def test_the_graders_own_work_is_not_counted_against_a_learners_budget():
             budget.check()
 
 
+def test_a_budget_counts_the_judging_thread_s_computing_not_the_clock():
+    """A check reads the clock first and the thread's CPU time only once the budget could be spent:
+    a judge that waits past its budget is within it, and one that computes past it is not."""
+    with budget.judging(0.05):
+        time.sleep(0.1)
+        budget.check()
+        budget.check()          # the second check after a wait, with the thread's time re-read
+        end = time.thread_time() + 0.1
+        while time.thread_time() < end:
+            pass
+        with pytest.raises(budget.OverBudget):
+            budget.check()
+
+
 HOSTILE = ROOT / "tests" / "hostile"
 
 

@@ -5,6 +5,7 @@ import sys
 
 import numpy as np
 
+PLAIN = {float, int, bool}      # items a row of which is fed in one go, in the same bytes
 
 def feed(value, digest):
     """Feed `value` to `digest` in a form that tells types, shapes and contents apart."""
@@ -25,9 +26,14 @@ def feed(value, digest):
         return
     if isinstance(value, (list, tuple)):
         digest.update(f"{type(value).__name__} {len(value)}[".encode())
-        for item in value:
-            feed(item, digest)
-            digest.update(b",")
+        kinds = set(map(type, value))
+        if len(kinds) == 1 and (kind := kinds.pop()) in PLAIN:    # a row of plain numbers
+            name = kind.__name__
+            digest.update(f"{name} {f';,{name} '.join(map(repr, value))};,".encode())
+        else:
+            for item in value:
+                feed(item, digest)
+                digest.update(b",")
         digest.update(b"]")
         return
     if isinstance(value, dict):
