@@ -19,6 +19,7 @@ from grader.classroom import exports, feedback, gradescope
 from grader.classroom.view import ClassView, Current, LessonInfo
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+DIRECTION = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 HOSTILE = ["<img src=http://evil.example/p.png>", "![x](http://evil.example/p.png)",
            "<script>alert(1)</script>", "\n# Fake heading\n", "\n## Lesson 99 · passed\n",
@@ -113,6 +114,17 @@ def test_the_terminal_gets_no_control_character_from_learner_text(text):
     console.print(terminal(text))
     console.print(Markdown(plain(feedback.markdown(view_of(text, [text]), text))))
     assert not CONTROL.search(out.getvalue().replace("\n", ""))
+
+
+@given(TEXT | st.text())
+def test_plain_text_keeps_what_is_printable_and_drops_the_rest(text):
+    """Text that is printable as it stands comes back unchanged (the quick way); any other loses
+    every control, direction and separator character, and keeps the rest."""
+    from grader.classroom.escape import plain
+    kept = plain(text, newlines=False)
+    assert kept == text or not text.isprintable()
+    assert not CONTROL.search(kept) and not DIRECTION.search(kept)
+    assert plain(kept, newlines=False) == kept
 
 
 def test_a_hostile_class_reaches_no_terminal_spreadsheet_or_page_as_markup(workbook, tmp_path):

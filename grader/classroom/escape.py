@@ -48,6 +48,8 @@ def encodable(text):
 def plain(text, newlines=True):
     """`text` without control characters (tabs become spaces; newlines stay, or become spaces), and
     bytes that were not UTF-8 (surrogates) shown as backslash escapes."""
+    if type(text) is str and text.isprintable():    # no control, format or separator character,
+        return text                                 # no surrogate: nothing to remove
     text = SEQUENCE.sub("", encodable(text)).replace("\t", " ")
     text = DIRECTION.sub("", CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
     return text if newlines else text.replace("\n", " ")
