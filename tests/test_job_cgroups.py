@@ -1,6 +1,7 @@
-"""A job's memory and processes bounded as a whole, by a new cgroup per job: a memory bomb of several
-processes, each under the per-process limit, is stopped and reported as the job's memory limit; a
-process bomb is bounded; nothing is left behind. Needs a writable cgroup (root here)."""
+"""A job's memory and processes bounded as a whole, by its worker's cgroup, which holds nothing but
+the worker whenever a job begins: a memory bomb of several processes, each under the per-process
+limit, is stopped and reported as the job's memory limit; a process bomb is bounded; nothing is left
+behind. Needs a writable cgroup (root here)."""
 import os
 import subprocess
 import textwrap
@@ -29,7 +30,7 @@ def job(pool, lesson, body, cases=2):
 
 
 def job_cgroups(pool):
-    """The jobs' cgroups in the grader's folder now."""
+    """The cgroups in the grader's folder now."""
     return [e.path for base in pool.cgroups.dirs for e in os.scandir(base) if e.is_dir()]
 
 
@@ -38,10 +39,12 @@ def sandboxed():
     with Pool(1, sandboxed=True, preload=("numpy",)) as pool:
         folders = list(pool.cgroups.dirs) if pool.cgroups else []
         yield pool
-        if pool.cgroups:        # each job's is gone with it; only the next job's is there
-            ahead = {d for w in pool.workers if w.ahead and not w.ahead.exception()
-                     for d in w.ahead.result().account.dirs}
-            assert set(job_cgroups(pool)) == ahead and len(ahead) == len(pool.cgroups.dirs)
+        if pool.cgroups:        # only the worker's, holding nothing but the worker and the
+            for worker in pool.workers:                                         # next job's child
+                worker.ahead.result()
+                assert worker.home.charged()[1] == worker.home_tasks + 1
+            homes = {d for w in pool.workers if w.home for d in w.home.dirs}
+            assert set(job_cgroups(pool)) == homes and len(homes) == len(pool.cgroups.dirs)
     assert not [f for f in folders if os.path.exists(f)]     # and so is the grader's folder
 
 
@@ -57,10 +60,12 @@ def test_each_job_runs_in_a_cgroup_with_the_job_s_limits(softmax_lesson):
             raise ValueError(f"{where['memory']} {int(memory)} {tasks.strip()}")
             """, cases=1)
         assert "cgroup v1" in pool.confinement(LIMITS)
+        worker_tasks = pool.workers[0].home_tasks
     assert done.outcomes[0].status == "error", done.outcomes[0]
     path, memory, tasks = done.outcomes[0].error["message"].split()
-    assert "/grader-" in path and "/job-" in path
-    assert int(memory) == LIMITS.memory_mb << 20 and int(tasks) == LIMITS.processes + 1
+    assert "/grader-" in path and "/worker-" in path
+    assert int(memory) == (LIMITS.memory_mb + cgroups.ALLOWANCE_MB) << 20
+    assert int(tasks) == worker_tasks + LIMITS.processes + 1
 
 
 @needs_cgroups
@@ -74,7 +79,7 @@ def test_learner_code_runs_in_the_job_s_cgroup_from_its_first_line(softmax_lesso
             done = pool.run(lambda worker: run.run_job(worker, source, softmax_lesson.cases[:1],
                                                        LIMITS))
             assert done.outcomes[0].status == "error", done.outcomes[0]
-            assert "/job-" in done.outcomes[0].error["message"], done.outcomes[0].error
+            assert "/worker-" in done.outcomes[0].error["message"], done.outcomes[0].error
 
 
 @needs_cgroups
@@ -121,6 +126,39 @@ def test_a_process_bomb_is_bounded(sandboxed, softmax_lesson):
     assert message.startswith("made ") and 0 < int(message.split()[1]) <= LIMITS.processes
 
 
+@needs_cgroups
+def test_a_worker_whose_cgroup_still_holds_a_job_s_memory_moves_to_a_fresh_one(softmax_lesson,
+                                                                             monkeypatch):
+    """What a job leaves charged (pages it read, an IPC namespace freed a moment later) is never the
+    next job's: the worker moves to a fresh cgroup, and the old one goes."""
+    with Pool(1, preload=("numpy",)) as pool:
+        job(pool, softmax_lesson, "", cases=1)
+        worker = pool.workers[0]
+        first = list(worker.home.dirs)
+        charged = cgroups.Account.charged
+        over = (cgroups.ALLOWANCE_MB + 1) * cgroups.MiB
+        monkeypatch.setattr(cgroups.Account, "charged", lambda account: (
+            charged(account)[0] + over * (account.dirs == first), charged(account)[1]))
+        outcomes = [o.status for _ in range(2) for o in job(pool, softmax_lesson, "", 1).outcomes]
+        assert outcomes == ["ok", "ok"]
+        assert worker.home.dirs != first and not [d for d in first if os.path.exists(d)]
+
+
+@needs_cgroups
+def test_the_memory_killer_chooses_a_job_s_processes_and_spares_the_worker(softmax_lesson):
+    """A job's processes are the killer's first choice; the worker is shielded as well where the
+    grader holds CAP_SYS_RESOURCE (root, outside a container that drops it)."""
+    with Pool(1, preload=("numpy",)) as pool:
+        done = job(pool, softmax_lesson, """
+            raise ValueError(open("/proc/self/oom_score_adj").read().strip())
+            """, cases=1)
+        worker = pool.workers[0]
+        spared = cgroups.read(f"/proc/{worker.host_pid()}/oom_score_adj").strip()
+    assert done.outcomes[0].status == "error", done.outcomes[0]
+    assert done.outcomes[0].error["message"] == "1000"
+    assert spared == ("-1000" if worker.shielded else "0")  # shielded where the grader may
+
+
 def test_without_a_cgroup_the_per_process_limits_are_said_to_be_in_force(monkeypatch):
     monkeypatch.setattr(cgroups, "open_group", lambda: (None, "no cgroup for this test"))
     with Pool(1, preload=()) as pool:
@@ -158,7 +196,7 @@ def test_folders_a_killed_grader_left_are_removed_by_the_next():
 def test_cgroup_v2_the_nearest_cgroup_that_enables_memory_and_pids_holds_the_jobs(
         tmp_path, monkeypatch):
     """On a file tree laid out as cgroup v2's (this machine's may be v1): the grader's folder goes
-    in the nearest cgroup from its own up that enables memory and pids below it, and a job's
+    in the nearest cgroup from its own up that enables memory and pids below it, and a worker's
     cgroup writes v2's limits, is joined only when empty, and reads v2's count of kills."""
     v2 = tmp_path / "cgroup"
     scope = v2 / "user.slice" / "session-1.scope"
@@ -188,6 +226,8 @@ def test_cgroup_v2_the_nearest_cgroup_that_enables_memory_and_pids_holds_the_job
     assert not account.out_of_memory()
     (folder / "memory.events").write_text("oom 1\noom_kill 1\n")
     assert account.out_of_memory()
+    account.begin()                 # the next job: kills are counted from its start
+    assert not account.out_of_memory()
 
 
 def test_cgroup_v2_without_enabled_controllers_falls_back(tmp_path, monkeypatch):

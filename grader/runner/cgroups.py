@@ -1,22 +1,28 @@
-"""A cgroup per job: the memory and the processes of a job bounded as a whole, and accounted alone.
+"""A cgroup per worker: each job's memory and processes bounded as a whole, and accounted alone.
 
 The per-process limits a child sets itself (runner.child.limits) bound each process, so a job of
 several processes could use several times its memory. Where the grader may write a cgroup (root,
-or a delegated cgroup v2 subtree) every job gets an account of its own: a fresh cgroup, checked
-empty (no process, no memory charged), that the job's child is moved into before it reads its
-request (so before any learner code runs), with the job's memory (swap included) and task limits,
-and that is removed when the job ends. A cgroup is never reused: what the kernel frees only after a
-job has ended (its IPC namespace goes a moment later) and what stays charged to it (cached pages it
-read) weigh on that job's account alone, never on the next job's. The accounts live in a folder of
-the grader's own, removed when the pool closes (a folder left by a grader that was killed is removed
-by the next one). cgroup v1: inside the cgroup the grader runs in, so any limit set on the grader
-still holds. cgroup v2 (a cgroup with processes cannot enable controllers for its sub-cgroups): in
-the nearest cgroup from the grader's own up that enables memory and pids for its sub-cgroups.
+or a delegated cgroup v2 subtree) every warm worker gets an account of its own: a fresh cgroup,
+checked empty, that the worker is moved into once it has imported its libraries (what it holds
+stays charged where it was). A job's child is forked into it, so it is confined from its first
+instruction, with the job's memory (swap included, and an allowance for what the worker itself
+touches, ALLOWANCE_MB) and its tasks (beside the worker's own). Before every job the account must
+hold nothing but the worker: no task left, and no more memory charged than the allowance. A job
+that ended a moment ago may still weigh on it (pages it read stay charged; its IPC namespace is
+freed a moment later, and may hold hundreds of MB): the worker then moves to a fresh account, so
+no job is charged with another's memory, and the old one is removed. The worker is shielded from
+the kernel's memory killer where the grader may do so (oom_score_adj -1000) and every job's
+processes are its first choice (+1000). The accounts live in a folder of the grader's own, removed
+when the pool closes (a folder left by a grader that was killed is removed by the next one).
+cgroup v1: inside the cgroup the grader runs in, so any limit set on the grader still holds. cgroup
+v2 (a cgroup with processes cannot enable controllers for its sub-cgroups): in the nearest cgroup
+from the grader's own up that enables memory and pids for its sub-cgroups.
 
 cgroup v1 (memory and pids hierarchies): memory.limit_in_bytes and memory.memsw.limit_in_bytes,
-pids.max; an eventfd tells of the job's first out-of-memory, and the parent then ends the job.
-cgroup v2: memory.max, memory.swap.max, memory.oom.group (the kernel ends the whole job) and
-pids.max; memory.events counts the kills. Elsewhere: the per-process limits alone.
+pids.max; an eventfd tells of a job's first out-of-memory, and the parent then ends the job.
+cgroup v2: memory.max, memory.swap.max, memory.oom.group where the worker is shielded (the kernel
+ends the whole job, never the worker) and pids.max; memory.events counts the kills. Elsewhere: the
+per-process limits alone.
 """
 import contextlib
 import itertools
@@ -25,6 +31,7 @@ import re
 import time
 
 MiB = 1 << 20
+ALLOWANCE_MB = 64       # what the worker itself may have charged to its account between jobs
 V1 = ("memory", "pids")
 PREFIX = "grader-"
 
@@ -117,13 +124,17 @@ class NotEmpty(OSError):
 
 
 class Account:
-    """One job's cgroup (a folder per hierarchy): made for it, under its limits, then removed."""
+    """One worker's cgroup (a folder per hierarchy): made for it, under a job's limits, then removed.
+    `group_kill` (cgroup v2): the kernel ends every process of the cgroup but a shielded one when
+    one of them runs it out of memory."""
 
-    def __init__(self, group, name, memory_mb, tasks):
+    def __init__(self, group, name, memory_mb, tasks, group_kill=True):
         self.group = group
         self.dirs = []
         self.fd = None          # cgroup v1: readable when the job ran out of memory
-        self.memory_mb = memory_mb
+        self.kills = 0          # cgroup v2: the kills counted before the current job began
+        self.memory_mb = self.tasks = None
+        self.group_kill = group_kill
         try:
             for base in group.dirs:
                 os.mkdir(os.path.join(base, name))
@@ -150,17 +161,22 @@ class Account:
             os.close(control)
 
     def set_limits(self, memory_mb, tasks):
+        """`memory_mb` of memory, swap included, and `tasks` tasks (written only where changed)."""
+        if (memory_mb, tasks) == (self.memory_mb, self.tasks):
+            return
         memory = memory_mb * MiB
         if self.group.version == 2:
             write(self.file("memory.max"), memory)
             with contextlib.suppress(FileNotFoundError):
                 write(self.file("memory.swap.max"), 0)
-            write(self.file("memory.oom.group"), 1)
-        else:
-            write(self.file("memory.limit_in_bytes"), memory)
-            with contextlib.suppress(FileNotFoundError):        # no swap accounting
-                write(self.file("memory.memsw.limit_in_bytes"), memory)
+            write(self.file("memory.oom.group"), int(self.group_kill))
+        else:       # memory and swap may never be allowed less than memory alone
+            both = ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"]
+            for name in both[::-1] if self.memory_mb and memory_mb > self.memory_mb else both:
+                with contextlib.suppress(FileNotFoundError):        # no swap accounting
+                    write(self.file(name), memory)
         write(self.file("pids.max"), tasks)
+        self.memory_mb, self.tasks = memory_mb, tasks
 
     def charged(self):
         """(bytes of memory charged to the cgroup, tasks in it)."""
@@ -168,36 +184,56 @@ class Account:
         return int(read(self.file(memory))), int(read(self.file("pids.current")))
 
     def attach(self, pid):
-        """Move process `pid` (not yet running learner code) into this cgroup, which must be empty;
+        """Move process `pid` (the worker, running no job) into this cgroup, which must be empty;
         raises NotEmpty if it is not."""
         if self.charged() != (0, 0):
-            raise NotEmpty(f"the job's new cgroup was not empty (memory and tasks: {self.charged()})")
+            raise NotEmpty(f"a worker's new cgroup was not empty (memory and tasks: {self.charged()})")
         for folder in self.dirs:
             write(os.path.join(folder, "cgroup.procs"), pid)
 
+    def begin(self):
+        """A job begins: out-of-memory is counted from now on."""
+        if self.fd is not None:
+            with contextlib.suppress(BlockingIOError):
+                os.eventfd_read(self.fd)
+        elif self.dirs:
+            self.kills = self.killed()
+
+    def killed(self):
+        try:
+            return counter(read(self.file("memory.events")), "oom_kill")
+        except OSError:
+            return 0
+
     def out_of_memory(self):
-        """Whether the job has hit its memory limit."""
+        """Whether the current job has hit its memory limit."""
         if self.fd is not None:         # cgroup v1 (reading memory.oom_control is slow)
             try:
                 return os.eventfd_read(self.fd) > 0
             except BlockingIOError:
                 return False
-        try:
-            return counter(read(self.file("memory.events")), "oom_kill") > 0
-        except OSError:
-            return False
+        return self.killed() > self.kills
 
-    def close(self):
+    def processes(self):
+        """The pids in the cgroup (one hierarchy is enough: a task is in one cgroup of each)."""
+        try:
+            return [int(p) for p in read(os.path.join(self.dirs[-1], "cgroup.procs")).split()]
+        except (OSError, IndexError):
+            return []
+
+    def close(self, wait=2.0):
+        """Remove the cgroup, waiting up to `wait` seconds for its last processes to end (else it
+        is left for the grader's folder to take)."""
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
         for folder in self.dirs:
-            remove(folder)
+            remove(folder, wait)
         self.dirs = []
 
 
 class Group:
-    """The grader's own cgroup folder (one per hierarchy), holding a cgroup per running job."""
+    """The grader's own cgroup folder (one per hierarchy), holding a cgroup per worker."""
 
     def __init__(self, version, bases):
         self.version = version
@@ -215,9 +251,9 @@ class Group:
             self.close()
             raise
 
-    def account(self, memory_mb, tasks):
-        """A new cgroup for one job, under these limits."""
-        return Account(self, f"job-{next(self.numbers)}", memory_mb, tasks)
+    def account(self, memory_mb, tasks, group_kill=True):
+        """A new cgroup for a worker and its jobs, under these limits."""
+        return Account(self, f"worker-{next(self.numbers)}", memory_mb, tasks, group_kill)
 
     def close(self):
         for folder in self.dirs:

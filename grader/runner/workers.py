@@ -4,8 +4,9 @@ A worker (grader.runner.child.worker) imports numpy and torch once and forks a f
 parent hands each child three pipes through the worker: the request goes in on one, result frames
 come back on another, printed output on the third. Nothing the worker or child says is trusted:
 control messages are checked, and a worker that stops answering is killed and replaced. Where the
-grader may make cgroups, each job runs in a new cgroup of its own (cgroups.py), which bounds its
-memory and processes as a whole and is removed when it ends.
+grader may make cgroups, each worker runs in a cgroup of its own (cgroups.py), and so is every job's
+child, forked there: it bounds the job's memory and processes as a whole, and holds nothing but the
+worker whenever a job begins.
 """
 import contextlib
 import itertools
@@ -35,14 +36,24 @@ class WorkerDied(Exception):
 
 
 class JobNotClean(GraderError):
-    """A job could not start clean: its child could not set up its sandbox, or its new cgroup was
-    not empty. Nothing it ran is the learner's result: the pool retries it on a fresh worker, and
+    """A job could not start clean: its child could not set up its sandbox, or a worker's new cgroup
+    was not empty. Nothing it ran is the learner's result: the pool retries it on a fresh worker, and
     if it fails again it is the grader's fault (recorded as such, and graded again next run)."""
 
 
 def read(path):
     with open(path) as f:
         return f.read()
+
+
+def shield(pid):
+    """Keep the kernel's memory killer off process `pid`, where the grader may; whether it did."""
+    try:
+        with open(f"/proc/{pid}/oom_score_adj", "w") as f:
+            f.write("-1000")
+        return True
+    except OSError:
+        return False
 
 
 def child_env(pythonpath, sandboxed):
@@ -60,7 +71,7 @@ def child_env(pythonpath, sandboxed):
 class Worker:
     """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable, or (run by
     root) with its jobs `as_user`, an unprivileged user of its own without network (child.asuser);
-    each of its jobs runs in a new cgroup of `group` (a cgroups.Group) when given."""
+    it and its jobs run in a cgroup of `group` (a cgroups.Group) when given."""
 
     def __init__(self, bwrap=None, preload=("numpy", "torch"), group=None, as_user=False):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -87,8 +98,11 @@ class Worker:
         self.ids = itertools.count()
         self.ready = False
         self.group = group
+        self.home = None                # its cgroup (a cgroups.Account), once a job needs it
+        self.home_tasks = 0             # the tasks the worker itself counts in it
+        self.shielded = False
+        self.pid = None                 # the worker's pid, as it sees it (in the sandbox, its own)
         self.sandboxed = bool(bwrap)
-        self.host = self.proc.pid       # the worker's own pid, once a job has shown where it is
         self.ahead = None               # a Future: the next job's child, made while one is judged
         self.maker = ThreadPoolExecutor(1, thread_name_prefix="child-ahead")
 
@@ -97,8 +111,10 @@ class Worker:
         if self.ready:
             return
         try:
-            if self.receive(START_SECONDS) != {"ready": True}:
+            said = self.receive(START_SECONDS)
+            if said.get("ready") is not True or type(said.get("pid")) is not int or len(said) != 2:
                 raise WorkerDied("an unexpected first message")
+            self.pid = said["pid"]
         except WorkerDied as exc:
             self.kill()
             why = self.proc.stderr.read().decode(errors="replace").strip()[-2000:] or str(exc)
@@ -138,36 +154,62 @@ class Worker:
 
     def make_ahead(self, ended, limits):
         """In a thread of the worker's own, while the parent judges the job `ended` ran: wait for
-        that child's end, then fork, set up and confine the next job's child (a fork, a cgroup and
+        that child's end, then fork the next job's child, which waits for its request (a fork and
         a child's end cost more than the rest of a job)."""
         def make():
-            account = self.premade(limits)      # made while that child ends
-            try:
-                ended.stop(release=False)
-                return JobChild(self, next(self.ids), limits, account)
-            except BaseException:
-                if account is not None:
-                    account.close()
-                raise
-            finally:
-                ended.release()                 # its cgroup goes once the next child is made
+            ended.stop()
+            return JobChild(self, next(self.ids), limits)
         self.ahead = self.maker.submit(make)
 
-    def premade(self, limits):
-        """A new cgroup for the next job, or None (without cgroups, or if it cannot be made now:
-        the child then makes its own, and says why if that fails too)."""
+    def account_for(self, limits):
+        """The worker's cgroup, holding nothing but the worker, under a job's `limits`; None without
+        cgroups. Where the last job still weighs on it (a task left, or memory over the worker's
+        allowance), the worker moves to a fresh one first. Raises cgroups.NotEmpty if a fresh one
+        is not empty, OSError if one cannot be made or joined."""
         if self.group is None:
             return None
-        try:
-            return self.group.account(limits["memory_mb"], limits["processes"] + 1)
-        except OSError:
-            return None
+        if self.home is not None:
+            memory, tasks = self.home.charged()
+            if tasks != self.home_tasks or memory > cgroups.ALLOWANCE_MB * cgroups.MiB:
+                self.move_home(limits)
+        else:
+            self.move_home(limits)
+        self.fit(limits)
+        self.home.begin()
+        return self.home
 
-    def host_pid(self, pid):
-        """The pid on this side of the job child the worker calls `pid` (in the sandbox, the
-        worker sees its own pid namespace); raises WorkerDied if the worker has no such child."""
-        level, depth = [self.host], int(self.sandboxed)    # the worker's PID namespace's depth
-        for _ in range(4):          # bwrap, its init, the worker, the job's child
+    def fit(self, limits):
+        """Hold the worker's cgroup to a job's `limits`, beside what the worker itself uses."""
+        self.home.set_limits(limits["memory_mb"] + cgroups.ALLOWANCE_MB,
+                             self.home_tasks + limits["processes"] + 1)
+
+    def move_home(self, limits):
+        """Move the worker, running no job, into a fresh cgroup; the old one (with anything left
+        in it) goes."""
+        pid = self.host_pid()
+        self.shielded = self.shielded or shield(pid)
+        home = self.group.account(limits["memory_mb"] + cgroups.ALLOWANCE_MB,
+                                  limits["processes"] + 2, group_kill=self.shielded)
+        try:
+            home.attach(pid)
+            self.home_tasks = home.charged()[1]
+        except BaseException:
+            home.close()
+            raise
+        old, self.home = self.home, home
+        if old is not None:
+            for left in old.processes():
+                with contextlib.suppress(OSError):
+                    os.kill(left, 9)
+            old.close(wait=0)       # what is still ending there goes with the grader's folder
+
+    def host_pid(self):
+        """The worker's pid on this side (in the sandbox it sees a PID namespace of its own);
+        raises WorkerDied if it is not where it said it was."""
+        if not self.sandboxed:
+            return self.proc.pid
+        level = [self.proc.pid]
+        for _ in range(3):          # bwrap, its init, the worker
             found = []
             for parent in level:
                 try:
@@ -179,11 +221,10 @@ class Worker:
                     ns = read(f"/proc/{kid}/status").split("NSpid:")[1].split("\n")[0].split()
                 except (OSError, IndexError):
                     continue
-                if len(ns) > depth and ns[depth] == str(pid):
-                    self.host = int(read(f"/proc/{kid}/stat").rsplit(")", 1)[1].split()[1])
+                if ns[1:2] == [str(self.pid)]:
                     return kid
             level = found
-        raise WorkerDied("it named a job process it does not have")
+        raise WorkerDied("it is not the process it said it was")
 
     def kill(self):
         """End the worker; a job running on it, in another thread, then fails with WorkerDied."""
@@ -196,14 +237,17 @@ class Worker:
         self.proc.wait()
 
     def close(self):
-        """End the worker and release its channel and the child made ahead (only when no job is
-        using it)."""
+        """End the worker and release its channel, the child made ahead and its cgroup (only when
+        no job is using it)."""
         self.kill()
         self.maker.shutdown()
         if self.ahead and not self.ahead.exception():
             with contextlib.suppress(WorkerDied):
                 self.ahead.result().stop()
         self.ahead = None
+        if self.home is not None:
+            self.home.close()
+            self.home = None
         self.sock.close()
         if not self.proc.stderr.closed:
             self.proc.stderr.close()
@@ -211,30 +255,31 @@ class Worker:
 
 class JobChild:
     """One forked child as the parent sees it: its request (written as it reads it), its result
-    frames, its printed output, its end. It is made (forked, set up, in its cgroup) before its job
-    is known; the child waits for its request, so no learner code runs before it is confined."""
+    frames, its printed output, its end. It is made (forked, set up, in its worker's cgroup) before
+    its job is known; the child waits for its request, so no learner code runs before it is
+    confined."""
 
-    def __init__(self, worker, job_id, limits, account=None):
-        """`account`: the job's cgroup, made already (else the child makes it)."""
+    def __init__(self, worker, job_id, limits):
         self.worker, self.id, self.limits = worker, job_id, limits
+        self.memory_mb = limits["memory_mb"]
         self.stopping = self.out_of_memory = False
         request_r, self.request_w = os.pipe()
         self.rfd, result_w = os.pipe()
         self.outfd, output_w = os.pipe()
         self.pending, self.closing = b"", False      # what the child has not read yet
-        self.account = None
         try:
+            self.account = worker.account_for(limits)
             worker.send({"run": job_id}, (request_r, result_w, output_w))
             reply = worker.receive(REPLY_SECONDS)
             if reply.get("started") != job_id:
                 raise WorkerDied("it did not start the job")
-            self.confine(reply.get("pid"), limits, account)
-        except (WorkerDied, JobNotClean):
+        except BaseException as exc:
             for fd in (self.request_w, self.rfd, self.outfd):
-                if fd is not None:
-                    os.close(fd)
-            if self.account is not None:
-                self.account.close()
+                os.close(fd)
+            if isinstance(exc, cgroups.NotEmpty):
+                raise JobNotClean(str(exc)) from None
+            if isinstance(exc, OSError):    # the worker is replaced
+                raise WorkerDied(f"it could not be given a clean cgroup ({exc})") from None
             raise
         finally:
             for fd in (request_r, result_w, output_w):
@@ -244,28 +289,10 @@ class JobChild:
     def begin(self, request, limits):
         """Send the job's request, under the job's own limits."""
         if self.account is not None and limits != self.limits:
-            self.account.set_limits(limits["memory_mb"], limits["processes"] + 1)
+            self.worker.fit(limits)
             self.memory_mb = limits["memory_mb"]
         self.limits = limits
         self.send(request)
-
-    def confine(self, pid, limits, account=None):
-        """Move the child, still waiting for its request, into a new cgroup of its own (`account`,
-        or one made now)."""
-        self.account = account
-        if self.worker.group is None:
-            return
-        if type(pid) is not int or pid <= 0:
-            raise WorkerDied("it did not say which process runs the job")
-        self.memory_mb = limits["memory_mb"]
-        try:
-            self.account = account or self.worker.group.account(self.memory_mb,
-                                                                limits["processes"] + 1)
-            self.account.attach(self.worker.host_pid(pid))
-        except cgroups.NotEmpty as exc:
-            raise JobNotClean(str(exc)) from None
-        except OSError as exc:      # the worker is replaced
-            raise WorkerDied(f"its job could not be put in its cgroup ({exc})") from None
 
     def send(self, data, last=False):
         """Queue `data` for the child's request pipe (closed after it when `last`); as much as the
@@ -331,7 +358,7 @@ class JobChild:
 
     def finish(self):
         """End the child without waiting: the worker kills what is left of it, and the next job's
-        child is made ahead meanwhile (its cgroup goes once the worker says it has ended)."""
+        child is made ahead meanwhile, once the worker says it has ended."""
         if self.code is None and not self.stopping:
             self.stopping = True
             try:
@@ -347,10 +374,9 @@ class JobChild:
                 os.close(fd)
             self.rfd = self.outfd = self.request_w = None
 
-    def stop(self, grace=0.0, release=True):
+    def stop(self, grace=0.0):
         """Kill the child's whole process tree (the worker does it) and return its exit code; with
-        `grace`, first give a child that is ending anyway that long to end by itself. Its cgroup
-        is removed then, or by `release` later."""
+        `grace`, first give a child that is ending anyway that long to end by itself."""
         try:
             deadline = time.monotonic() + grace
             while self.code is None and (left := deadline - time.monotonic()) > 0:
@@ -364,15 +390,7 @@ class JobChild:
                 self.out_of_memory = self.account.out_of_memory()
         finally:
             self.close_pipes()
-            if release:
-                self.release()
         return self.code
-
-    def release(self):
-        """Remove the cgroup of a child that has ended."""
-        if self.account is not None:
-            self.account.close()
-            self.account = None
 
 
 def preload_for(lessons):
@@ -447,7 +465,7 @@ class Pool:
             if worker is not CLOSED:
                 worker.close()
         self.idle.put(CLOSED)       # a job still asking for a worker gets this, not a wait
-        if self.cgroups:            # with the cgroups of jobs still running
+        if self.cgroups:            # with the cgroups of workers still busy
             self.cgroups.close()
 
     def __enter__(self):

@@ -134,7 +134,7 @@ class Worker:
         self.control.send(json.dumps(message).encode())
 
     def serve(self):
-        self.send(ready=True)
+        self.send(ready=True, pid=os.getpid())      # the parent moves it into its cgroup
         while True:
             data, fds, _, _ = socket.recv_fds(self.control, MAX_MESSAGE, CHILD_FDS)
             if not data:
@@ -156,7 +156,7 @@ class Worker:
                 self.child(fds, workdir)
         for fd in fds:
             os.close(fd)
-        self.send(started=job_id, pid=pid)
+        self.send(started=job_id)
         watch = os.pidfd_open(pid)
         while watch not in select.select([self.control, watch], [], [])[0]:
             data = self.control.recv(MAX_MESSAGE)
@@ -190,6 +190,9 @@ class Worker:
         own, the job's folder; then the job."""
         try:
             os.setsid()
+            with contextlib.suppress(OSError):      # the memory killer's first choice, not the worker
+                with open("/proc/self/oom_score_adj", "w") as f:
+                    f.write("1000")
             request_fd, result_fd, output_fd = fds
             os.dup2(request_fd, 0)
             os.dup2(output_fd, 1)
