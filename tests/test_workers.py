@@ -2,6 +2,7 @@
 worker that dies is replaced without losing the job, and a child gets hidden inputs only once its
 public cases are answered."""
 import hashlib
+import io
 import os
 import textwrap
 import threading
@@ -176,3 +177,22 @@ def test_a_job_handed_to_a_closed_pool_fails_rather_than_waiting_for_a_worker():
     thread.join(120)         # an upper bound for a failed test, not a measure: it ends at once
     assert not thread.is_alive(), "the job is still waiting for a worker"
     assert isinstance(outcome[0], WorkerDied) and "closed" in str(outcome[0])
+
+
+def test_the_worker_s_made_up_job_runs_every_call_and_leaves_nothing_behind():
+    """Before it forks, a worker answers a made-up job as a child would, so no child does anything
+    for the first time: every call it makes must run (a broken one would warm nothing), and
+    nothing of it may stay where a learner's module would find it."""
+    import linecache
+    import sys
+    import torch   # noqa: F401  (the made-up job then calls torch too, as a torch worker's does)
+    from grader.runner.child import warm, wire
+    kept = sys.stdout, sys.stderr, set(sys.modules)
+    frames, stream = [], __import__("io").BytesIO(warm.answer_made_up_job())
+    while (frame := wire.read_message(stream)) is not None:
+        frames.append(frame)
+    assert [f["kind"] for f in frames] == ["imported", "case", "case", "case"]
+    errors = [f["error"] and f["error"]["type"] for f in frames[1:]]
+    assert errors == [None, "ValueError", None], [f["error"] for f in frames[1:]]
+    assert (sys.stdout, sys.stderr, set(sys.modules) - kept[2]) == (kept[0], kept[1], set())
+    assert warm.NAME not in linecache.cache

@@ -193,10 +193,14 @@ def load(path, name):
     """Import the learner's file as module `solution`; its code, tracebacks and warnings name it
     `name` (the learner's own path), not the job's temporary copy."""
     with open(path, encoding="utf-8") as f:
-        source = f.read()
+        return load_source(f.read(), name, path)
+
+
+def load_source(source, name, path=None):
+    """`source` imported as module `solution`, its code named `name`."""
     linecache.cache[name] = (len(source), None, source.splitlines(True), name)
     module = types.ModuleType("solution")
-    module.__file__ = path
+    module.__file__ = path or name
     sys.modules["solution"] = module
     exec(compile(source, name, "exec"), module.__dict__)
     return module

@@ -23,7 +23,7 @@ import signal
 import socket
 import sys
 
-from . import asuser, isolate, limits, runner
+from . import asuser, isolate, limits, runner, warm
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -52,6 +52,7 @@ def preload(modules):
         except ImportError:
             pass
     limits.after_import()
+    warm.answer_made_up_job()
     huge_pages()
 
 
