@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from grader.runner.child.wire import Tensor
-from grader.judge.compare import compare
+from grader.judge.compare import agrees, compare
 
 E = np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]])
 
@@ -107,11 +107,14 @@ ODD = st.sampled_from([0.0, -0.0, 1.0, 1e-9, 1e300, -1e308, 1.7e308, np.inf, -np
        st.sampled_from([(1e-6, 1e-8), (1e-5, 1e-8), (0.0, 0.0)]))
 def test_arrays_pass_exactly_when_numpy_calls_them_close(pairs, tolerance):
     """NaN where NaN is expected, and every other value within `atol + rtol * |expected|` (numpy's
-    isclose): the quick test for the usual case never passes what that rule fails, nor fails what
-    it passes."""
+    isclose): the quick test for the usual case, and comparing two answers without saying how they
+    differ, never pass what that rule fails, nor fail what it passes."""
     expected = np.array([e for e, _ in pairs])
     got = np.array([e + d if np.isfinite(d) and abs(d) < 1 else d for e, d in pairs])
     rtol, atol = tolerance
     with np.errstate(all="ignore"):
         close = np.isclose(got, expected, rtol=rtol, atol=atol, equal_nan=True).all()
     assert (compare(expected, got, rtol, atol) is None) == bool(close)
+    assert agrees(expected, got, rtol, atol) == bool(close)
+    assert agrees([expected.tolist()], (got.tolist(),), rtol, atol) is False     # kinds differ
+    assert agrees({"a": expected}, {"a": got}, rtol, atol) == bool(close)

@@ -14,6 +14,7 @@ KINDS = {list: "a nested list", tuple: "a tuple", dict: "a dict", str: "a string
          type(None): "None", bool: "a bool"}
 PLAIN_NUMBERS = {float, int}     # exactly these types (a bool is no number here)
 MAX_QUOTED = 200       # characters of a string (or a dict's keys) a message quotes
+DIFFER = "the values differ"    # all `compare` says of two tables of numbers when not explaining
 
 
 def quoted(value):
@@ -99,7 +100,7 @@ def where(index):
     return "[" + ", ".join(str(int(i)) for i in index) + "]" if len(index) else "the value"
 
 
-def compare_arrays(expected, got, rtol, atol):
+def compare_arrays(expected, got, rtol, atol, explain=True):
     if expected.shape != got.shape:
         note = " (the transpose of the expected shape)" if got.shape == expected.shape[::-1] else ""
         return f"expected shape {tuple(expected.shape)}, got shape {tuple(got.shape)}{note}"
@@ -119,6 +120,8 @@ def compare_arrays(expected, got, rtol, atol):
     with np.errstate(all="ignore"):     # close everywhere, with no NaN or infinity: the usual case
         if (np.abs(g - e) <= atol + rtol * np.abs(e)).all():
             return None
+        if not explain:     # NaN only where NaN is expected, the rest close: the same test, at once
+            return None if np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True).all() else DIFFER
     nan_e, nan_g = np.isnan(e), np.isnan(g)
     if (nan_g & ~nan_e).any():
         idx = np.argwhere(nan_g & ~nan_e)
@@ -143,13 +146,13 @@ def compare_arrays(expected, got, rtol, atol):
     return f"{lead}{at}: expected {shown_e}, got {shown_g}{note}"
 
 
-def compare_items(expected, got, rtol, atol, label):
+def compare_items(expected, got, rtol, atol, label, explain=True):
     """Element by element, for two lists that are not tables of numbers (mixtures, ragged)."""
     if len(expected) != len(got):
         return f"expected {len(expected)} items, got {len(got)}"
     for i, (e, g) in enumerate(zip(expected, got)):
         budget.check()
-        message = compare(e, g, rtol, atol)
+        message = compare(e, g, rtol, atol, explain)
         if message:
             return f"{label(i)}: {message}"
     return None
@@ -178,8 +181,9 @@ def kind_problem(expected, got):
     return None
 
 
-def compare(expected, got, rtol, atol):
-    """None when `got` matches `expected` within tolerance, else a message saying how it differs."""
+def compare(expected, got, rtol, atol, explain=True):
+    """None when `got` matches `expected` within tolerance, else a message saying how it differs
+    (without `explain`, where two tables of numbers differ in their values, only that they do)."""
     ek, gk = kind(expected), kind(got)
     if ek != gk:
         return f"expected {ek}, got {gk}{type_advice(ek, gk)}"
@@ -187,12 +191,12 @@ def compare(expected, got, rtol, atol):
         if len(expected) != len(got):
             return f"expected {len(expected)} values, got {len(got)}"
         return compare_items(expected, got, rtol, atol,
-                             lambda i: f"in the {ordinal(i)} returned value")
+                             lambda i: f"in the {ordinal(i)} returned value", explain)
     if isinstance(expected, dict):
         if expected.keys() != got.keys():
             return f"expected the keys {sorted(expected)}, got {quoted([k[:50] for k in sorted(got)[:20]])}"
         for k in expected:
-            message = compare(expected[k], got[k], rtol, atol)
+            message = compare(expected[k], got[k], rtol, atol, explain)
             if message:
                 return f"in {k!r}: {message}"
         return None
@@ -201,8 +205,13 @@ def compare(expected, got, rtol, atol):
     e, g = as_array(expected), as_array(got)
     if isinstance(e, str):   # two answers under test, neither a table of numbers: item by item
         if isinstance(g, str):
-            return compare_items(expected, got, rtol, atol, lambda i: f"at [{i}]")
+            return compare_items(expected, got, rtol, atol, lambda i: f"at [{i}]", explain)
         return e
     if isinstance(g, str):
         return g
-    return compare_arrays(e, g, rtol, atol)
+    return compare_arrays(e, g, rtol, atol, explain)
+
+
+def agrees(expected, got, rtol, atol):
+    """Whether `compare` finds `got` matches `expected` (two answers compared with each other)."""
+    return compare(expected, got, rtol, atol, explain=False) is None

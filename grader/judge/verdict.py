@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 from grader.display import ordinal
 from grader.runner.outcome import grader_kind, last_words
-from .compare import compare, kind_problem
+from .compare import agrees, compare, kind_problem
 from .scan import wording
 
 
@@ -93,4 +93,4 @@ def same_behaviour(a, b, spec):
         return True
     if bool(a.mutated) != bool(b.mutated) or len(a.outputs) != len(b.outputs):
         return False
-    return all(compare(x, y, spec.rtol, spec.atol) is None for x, y in zip(a.outputs, b.outputs))
+    return all(agrees(x, y, spec.rtol, spec.atol) for x, y in zip(a.outputs, b.outputs))
