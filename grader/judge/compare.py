@@ -118,7 +118,7 @@ def compare_arrays(expected, got, rtol, atol, explain=True):
             f"expected {expected[tuple(bad[0])]}, got {got[tuple(bad[0])]}")
     e, g = np.asarray(expected, np.float64), np.asarray(got, np.float64)
     with np.errstate(all="ignore"):     # close everywhere, with no NaN or infinity: the usual case
-        if (np.abs(g - e) <= atol + rtol * np.abs(e)).all():
+        if (np.abs(g - e) <= atol + rtol * np.abs(e)).all() and np.isfinite(e).all():
             return None
         if not explain:     # NaN only where NaN is expected, the rest close: the same test, at once
             return None if np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True).all() else DIFFER
