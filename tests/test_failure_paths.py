@@ -6,7 +6,7 @@ import time
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from conftest import FAST, ROOT
 from conftest import GOOD_SOFTMAX as GOOD
@@ -284,6 +284,32 @@ def test_comparing_an_input_with_its_snapshot_never_raises(before, after):
     child's check for in-place changes gives an answer, and an untouched input is the same."""
     assert runner.same(after, before) in (True, False)
     assert runner.same(before, copy.deepcopy(before))
+
+
+def same_item_by_item(a, b):
+    """`runner.same` on lists spelled out: item by item, the kinds alike, NaN never itself."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_item_by_item(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and bool(a == b)
+
+
+NUMBER = st.floats() | st.integers(-3, 3) | st.booleans() | st.sampled_from([0.0, -0.0, 1, 1.0])
+TABLES = st.recursive(st.lists(NUMBER, max_size=4) | st.lists(st.floats(), max_size=4),
+                      lambda inner: st.lists(inner, max_size=3), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TABLES, TABLES)
+@example([1.0, 2.0], [1, 2])
+@example([[True]], [[1]])
+@example([float("nan")], [float("nan")])
+def test_a_table_of_numbers_is_the_same_as_its_snapshot_exactly_when_item_by_item(before, after):
+    """Rows of numbers are copied and compared at once: the same answers as item by item (1 is not
+    1.0, nor True; NaN is never the same as itself), and a snapshot is a copy, not the value."""
+    shot = runner.snapshot(before)
+    assert shot == before and shot is not before or shot != shot
+    assert runner.same(after, before) == same_item_by_item(after, before)
+    assert runner.same(before, shot) == same_item_by_item(before, shot)
 
 
 def test_replacing_an_entry_of_an_input_dict_is_reported(pool, tmp_path):
