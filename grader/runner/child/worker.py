@@ -14,6 +14,7 @@ processes that called setsid come back to it); run as an unprivileged user witho
 """
 import contextlib
 import ctypes
+import gc
 import importlib
 import json
 import os
@@ -45,12 +46,17 @@ def prctl(option, value):
 
 
 def preload(modules):
-    """Import the libraries every job shares; torch keeps one thread and runs no op before fork."""
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
+    """Import the libraries every job shares (without the cyclic collector: all they make lives
+    on), torch on one thread; then answer a made-up job, and back the heap with huge pages."""
+    gc.disable()
+    try:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                pass
+    finally:
+        gc.enable()
     limits.after_import()
     warm.answer_made_up_job()
     huge_pages()
