@@ -26,3 +26,24 @@ def test_lesson_verifies(lesson, tmp_path, pool):
 def test_generated_files_match_their_sources():
     assert build.drift(ROADMAP) == []
 
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_preparing_a_lesson_leaves_the_cyclic_collector_as_it_found_it(collecting):
+    """Its answers are computed with the collector paused, and a lesson whose answers cannot be
+    computed leaves it as it was too."""
+    import gc
+    from grader.lessons import lesson as lessons
+    road = roadmap.load(Path(__file__).parents[1])
+    fresh = lessons.load(road, "01-softmax")
+    broken = lessons.load(road, "02-attention")
+    broken.__class__ = type("Broken", (type(broken),), {"mistake_table": property(lambda _: 1 / 0)})
+    (gc.enable if collecting else gc.disable)()
+    try:
+        fresh.prepare()
+        assert gc.isenabled() == collecting
+        with pytest.raises(ZeroDivisionError):
+            broken.prepare()
+        assert gc.isenabled() == collecting
+    finally:
+        gc.enable()

@@ -1,5 +1,6 @@
 """Load a lesson's source folder: prose, reference, rules, cases and known mistakes."""
 import ast
+import gc
 import importlib.util
 import math
 import sys
@@ -80,8 +81,16 @@ class Lesson:
         return (self.folder / "solution.py").read_text()
 
     def prepare(self):
-        """Compute the trusted outcomes once, before several threads grade against this lesson."""
-        self.expected, self.mistake_table
+        """Compute the trusted outcomes once, before several threads grade against this lesson;
+        the cyclic collector waits meanwhile (what the libraries' imports and the answers make
+        lives on: collecting it was about a sixth of the work)."""
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self.expected, self.mistake_table
+        finally:
+            if collecting:
+                gc.enable()
 
     @cached_property
     def libraries(self):
