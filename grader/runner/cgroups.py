@@ -120,7 +120,7 @@ def sweep(base):
 
 
 class NotEmpty(OSError):
-    """A job's new cgroup already holds processes or memory."""
+    """A worker's new cgroup already holds processes or memory."""
 
 
 class Account:
