@@ -65,6 +65,17 @@ def test_children_run_torch_on_one_thread(pool, softmax_lesson, tmp_path):
     assert result.error is None and all(r.verdict.passed for r in result.cases)
 
 
+def test_children_collect_their_own_garbage_and_never_visit_the_worker_s(pool, softmax_lesson,
+                                                                        tmp_path):
+    """What the worker made before forking is frozen (no child's collection writes to its pages);
+    the collector is on for what the learner's code makes."""
+    result = grade(pool, softmax_lesson, tmp_path, """
+        import gc
+        assert gc.isenabled() and gc.get_freeze_count() > 10_000, gc.get_freeze_count()
+        """)
+    assert result.error is None and all(r.verdict.passed for r in result.cases), result.error
+
+
 def test_a_worker_killed_once_is_replaced_and_the_job_retried(softmax_lesson, tmp_path):
     marker = tmp_path / "killed-once"
     with Pool(1, preload=("numpy",)) as single:

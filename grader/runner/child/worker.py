@@ -46,19 +46,19 @@ def prctl(option, value):
 
 
 def preload(modules):
-    """Import the libraries every job shares (without the cyclic collector: all they make lives
-    on), torch on one thread; then answer a made-up job, and back the heap with huge pages."""
+    """Import the libraries every job shares, torch on one thread; answer a made-up job; then
+    freeze what all that made (the cyclic collector, off meanwhile, never visits it again, so no
+    child writes to those objects' pages to collect them) and back the heap with huge pages."""
     gc.disable()
-    try:
-        for name in modules:
-            try:
-                importlib.import_module(name)
-            except ImportError:
-                pass
-    finally:
-        gc.enable()
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
     limits.after_import()
     warm.answer_made_up_job()
+    gc.freeze()
+    gc.enable()
     huge_pages()
 
 
