@@ -15,6 +15,7 @@ import os
 import queue
 import secrets
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -200,7 +201,7 @@ class Worker:
         if old is not None:
             for left in old.processes():
                 with contextlib.suppress(OSError):
-                    os.kill(left, 9)
+                    os.kill(left, signal.SIGKILL)
             old.close(wait=0)       # what is still ending there goes with the grader's folder
 
     def host_pid(self):

@@ -25,7 +25,6 @@ from . import guard, limits, wire
 
 MAX_CAPTURE = 16_000
 MAX_MESSAGE = 2_000
-NUMBERS = {float, int, bool}    # exactly these types: immutable, and equal only to their kind here
 
 
 class CappedText(io.TextIOBase):
@@ -104,9 +103,9 @@ def snapshot(value):
     cannot be copied). A row of numbers, or a table of them, is copied row by row: its items
     cannot change."""
     if type(value) is list:
-        if NUMBERS.issuperset(map(type, value)):
+        if wire.NUMBERS.issuperset(map(type, value)):
             return value[:]
-        if all(type(row) is list and NUMBERS.issuperset(map(type, row)) for row in value):
+        if all(type(row) is list and wire.NUMBERS.issuperset(map(type, row)) for row in value):
             return [row[:] for row in value]
     try:
         return copy.deepcopy(value)
@@ -123,7 +122,7 @@ def same(a, b):
         return a.shape == b.shape and bool(torch.equal(a, b) or torch.allclose(a, b, equal_nan=True))
     if type(a) is list and type(b) is list and len(a) == len(b):
         kinds = set(map(type, a))
-        if len(kinds) == 1 and kinds <= NUMBERS and kinds == set(map(type, b)):
+        if len(kinds) == 1 and kinds <= wire.NUMBERS and kinds == set(map(type, b)):
             total = sum(a)          # a row of one kind of number: compared at once, unless it
             if total == total:      # holds a NaN (which `same` never finds equal to itself)
                 return a == b

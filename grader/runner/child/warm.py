@@ -3,7 +3,8 @@ for the first time: the runner's own path (a request decoded, a module compiled 
 answered, their frames encoded) and the numpy and torch operations the lessons' answers use, on
 made-up values. Python then finds its code already specialised and the libraries their first-call
 state already set up in every child, instead of each child writing them into pages it shares with
-the worker: with torch, about a sixth fewer page faults in a job's child.
+the worker (with the worker's objects frozen after it, a child of lesson 10's reference took 1,184
+page faults instead of 1,377).
 
 Nothing of a lesson takes part (no reference, no case): a child can read everything its worker holds.
 """

@@ -24,6 +24,7 @@ MAX_DEPTH = 32
 MAX_ITEMS = 1_000_000
 FLOATS = frozenset({float})                        # the types a row sent untouched may hold
 LEAVES = frozenset({float, bool, type(None)})      # ... and a row read untouched
+NUMBERS = frozenset({float, int, bool})   # exactly these: immutable, each equal only to its kind
 MAX_STR = 1 << 20
 DTYPES = frozenset(
     ["float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8", "bool"]

@@ -46,9 +46,10 @@ def prctl(option, value):
 
 
 def preload(modules):
-    """Import the libraries every job shares, torch on one thread; answer a made-up job; then
-    freeze what all that made (the cyclic collector, off meanwhile, never visits it again, so no
-    child writes to those objects' pages to collect them) and back the heap with huge pages."""
+    """Import the libraries every job shares, torch on one thread (its ops then start no thread a
+    fork would lose); answer a made-up job; then freeze what all that made (the cyclic collector,
+    off meanwhile, never visits it again, so no child writes to those objects' pages to collect
+    them) and back the heap with huge pages."""
     gc.disable()
     for name in modules:
         try:
