@@ -395,9 +395,11 @@ def test_the_mistakes_chart_says_what_was_found_and_its_legend_covers_no_bar(tmp
     canvas.draw()
     renderer = canvas.get_renderer()
     ax, = fig.axes
-    legend = ax.get_legend().get_window_extent(renderer)
+    legend = fig.legends[0].get_window_extent(renderer)
     bars = [p.get_window_extent(renderer) for p in ax.patches]
     assert len(bars) == 2 and not any(legend.overlaps(b) for b in bars)
+    inside = fig.bbox        # the whole legend is on the picture: none of its words cut off
+    assert inside.x0 <= legend.x0 and legend.x1 <= inside.x1 and legend.y1 <= inside.y1
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert sorted(labels) == ["07 · The mistake is in merge_heads", "07 · The mistake is in split_heads"]
 

@@ -66,7 +66,7 @@ def pass_rates(report):
     ax.set_xlim(0, total * 1.16)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("learners (right: pass rate among those who submitted)")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, frameon=False, fontsize=10)
+    legend_above(fig, ncol=4)
     ax.spines[["top", "right"]].set_visible(False)
     return png(fig)
 
@@ -96,10 +96,14 @@ def mistakes_figure(report):
     ax.set_xlim(0, max(counts) * 1.15)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("learners diagnosed with it")
-    ax.legend(handles=[Patch(color=KNOWN, label="known mistake (the lesson's own)"),
-                       Patch(color=SYMPTOM, label="likely cause (what the grader read from the "
-                                                  "answers)")],
-              loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False,
-              fontsize=10)      # above the bars: it never covers one
+    legend_above(fig, ncol=2, handles=[
+        Patch(color=KNOWN, label="known mistake (the lesson's own)"),
+        Patch(color=SYMPTOM, label="likely cause (what the grader read from the answers)")])
     ax.spines[["top", "right"]].set_visible(False)
     return fig
+
+
+def legend_above(fig, **options):
+    """The figure's legend above its axes, centred on the whole figure and inside it: it covers no
+    bar, and long tick labels on the left do not push it past the right edge."""
+    fig.legend(loc="outside upper center", frameon=False, fontsize=10, **options)
