@@ -47,7 +47,7 @@ def test_a_python_installation_under_tmp_stays_visible(monkeypatch):
     """The private /tmp is mounted first, so a virtual environment kept under /tmp is shown in it."""
     from grader.runner import sandbox
     monkeypatch.setattr(sandbox, "python_roots", lambda: ["/tmp/somewhere/.venv"])
-    argv, _ = sandbox.options(str(ROOT))
+    argv = sandbox.options(str(ROOT))
     tmpfs = argv.index("--tmpfs")
     bind = max(i for i, a in enumerate(argv) if a == "/tmp/somewhere/.venv")
     assert argv[tmpfs + 1] == "/tmp" and tmpfs < bind and argv[bind - 2] == "--ro-bind"
@@ -59,7 +59,7 @@ def test_the_command_line_names_no_host_folder():
     import os
     import sys
     from grader.runner import sandbox
-    argv, fds, _ = sandbox.command("bwrap", str(ROOT), ["-m", "grader.runner.child"])
+    argv, fds = sandbox.command("bwrap", str(ROOT), ["-m", "grader.runner.child"])
     try:
         options = os.pread(fds[-1], 1 << 20, 0).split(b"\0")
     finally:

@@ -108,11 +108,7 @@ def test_workers_and_job_children_set_their_signals_whatever_they_inherit(softma
     with pool:
         pool.wait_ready()
         worker, = pool.workers
-        tree = [psutil.Process(worker.proc.pid),
-                *psutil.Process(worker.proc.pid).children(recursive=True)]
-        pid, = [p.pid for p in tree if os.path.basename(p.cmdline()[0]) != "bwrap"
-                and "grader.runner.child" in p.cmdline()]
-        worker_ignores, worker_catches = dispositions(pid)
+        worker_ignores, worker_catches = dispositions(worker.host_pid())
         job = pool.run(lambda w: run.run_job(w, DISPOSITIONS, softmax_lesson.cases[:1], FAST))
     error = job.outcomes[0].error
     assert error is not None and error["type"] == "ValueError", job.outcomes[0]

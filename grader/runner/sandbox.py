@@ -1,16 +1,16 @@
-"""The bubblewrap sandbox a warm worker runs in for instructor grading.
+"""The bubblewrap sandbox the zygote and its warm workers run in for instructor grading.
 
 Inside: no network; its own PID, IPC and UTS namespaces; read-only views of the system libraries and
 of the Python installation, a copy of the grader's child-side code, nothing else, and nothing
 writable: every job gets IPC and mount namespaces of its own, with fresh size-limited /tmp and
 /dev/shm (the shared memory torch's and Python's multiprocessing use) that end with it
-(child.isolate). Run by root, the worker keeps only the capabilities it needs to manage its
-children (make their namespaces, switch user, kill); every child runs as an unprivileged user of
-its own, without capabilities, so the process limit holds and the child cannot signal or trace the
-worker. Run by anyone else, bubblewrap maps the worker to an unprivileged user of a new user
-namespace instead, the only user there is: the worker keeps CAP_SYS_ADMIN there to make each job's
-namespaces, a PID namespace among them, where the child, without capabilities, cannot signal the
-worker. That needs user namespaces allowed to ordinary users; where they are not, bwrap() says
+(child.isolate). Run by root, the workers keep only the capabilities they need to manage their
+children (make their namespaces, switch user, kill), and share one sandbox; every child runs as an
+unprivileged user of its worker's own, without capabilities, so the process limit holds and the
+child cannot signal or trace any worker. Run by anyone else, bubblewrap maps the worker to an
+unprivileged user of a new user namespace instead, the only user there is (so each worker has a
+sandbox of its own): the worker keeps CAP_SYS_ADMIN there to make each job's namespaces, a PID
+namespace among them, where the child, without capabilities, cannot signal the worker. That needs user namespaces allowed to ordinary users; where they are not, bwrap() says
 which setting forbids them and how to allow them.
 
 No command line or environment inside names a host folder: bubblewrap reads its options (every
@@ -20,7 +20,6 @@ shows: the mount table names the source folder of every bind mount (the kernel p
 Python installation's own folders show there, and its files say where they were installed.
 """
 import os
-import secrets
 import shutil
 import subprocess
 import sys
@@ -146,8 +145,8 @@ class Mounts:
 
 
 def options(grader_home):
-    """bwrap's options for a worker: (options, uid for children or None). A bytes item stands for a
-    file descriptor that holds those bytes."""
+    """bwrap's options for the zygote and its workers. A bytes item stands for a file descriptor
+    that holds those bytes."""
     argv = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--new-session", "--proc", "/proc", "--dev", "/dev",
             "--size", str(JOB_TMP_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
@@ -172,16 +171,16 @@ def options(grader_home):
         argv += ["--cap-drop", "ALL"]
         for cap in CAPABILITIES:
             argv += ["--cap-add", cap]
-        return argv, 100_000 + secrets.randbelow(1 << 30)
+        return argv
     return argv + ["--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
-                   "--cap-add", "CAP_SYS_ADMIN"], None      # for child.isolate
+                   "--cap-add", "CAP_SYS_ADMIN"]      # for child.isolate
 
 
 def command(bwrap_path, grader_home, args):
     """The command that runs the interpreter with `args` in a sandbox: (argv, file descriptors to
-    pass and then close, uid for children or None). Only the interpreter's path inside and `args`
-    show on the command line; the options travel through a file descriptor."""
-    argv, uid = options(grader_home)
+    pass and then close). Only the interpreter's path inside and `args` show on the command line;
+    the options travel through a file descriptor."""
+    argv = options(grader_home)
     fds = []
 
     def holding(data):
@@ -193,4 +192,4 @@ def command(bwrap_path, grader_home, args):
 
     argv = [str(holding(a)) if isinstance(a, bytes) else a for a in argv]
     listing = holding(b"".join(a.encode() + b"\0" for a in argv))
-    return [bwrap_path, "--args", str(listing), venv_view(sys.executable), *args], fds, uid
+    return [bwrap_path, "--args", str(listing), venv_view(sys.executable), *args], fds

@@ -17,16 +17,13 @@ import secrets
 import select
 import signal
 import socket
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-from . import cgroups, isolation as isolation_, sandbox
+from . import cgroups, isolation as isolation_
+from .zygote import GRADER_HOME, Zygote
 from grader.errors import GraderError
 
-GRADER_HOME = str(Path(__file__).resolve().parents[2])
 START_SECONDS = 120.0
 REPLY_SECONDS = 15.0
 MAX_MESSAGE = 4096
@@ -57,71 +54,49 @@ def shield(pid):
         return False
 
 
-def child_env(pythonpath, sandboxed):
-    """The environment of a worker and its children: no secrets, one thread per library."""
-    env = {k: v for k, v in os.environ.items()
-           if k in ("PATH", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
-           or (k == "TMPDIR" and not sandboxed)}
-    env.update(PYTHONPATH=pythonpath, PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0",
-               HOME="/tmp", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
-    if sandboxed:       # the host's PATH may name its own folders (a virtual environment's bin/)
-        env["PATH"] = sandbox.PATH
-    return env
-
-
 class Worker:
-    """One warm worker process, sandboxed when `bwrap` names the bubblewrap executable, or (run by
-    root) with its jobs `as_user`, an unprivileged user of its own without network (child.asuser);
-    it and its jobs run in a cgroup of `group` (a cgroups.Group) when given."""
+    """One warm worker process, forked from `zygote` (a zygote.Zygote): its jobs' children run as
+    `uid`, an unprivileged user of this worker's own, where the worker may switch users (None:
+    as the worker's), `as_user` without the sandbox (child.asuser); it and its jobs run in a
+    cgroup of `group` (a cgroups.Group) when given. `owns`: the zygote ends with this worker."""
 
-    def __init__(self, bwrap=None, preload=("numpy", "torch"), group=None, as_user=False):
+    def __init__(self, zygote, group=None, uid=None, as_user=False, owns=False):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        args = ["-P", "-m", "grader.runner.child", str(theirs.fileno()),
-                "--preload", ",".join(preload)]
-        argv, fds, pythonpath, uid = [sys.executable, *args], [], GRADER_HOME, None
-        if bwrap:
-            argv, fds, uid = sandbox.command(bwrap, GRADER_HOME, args + ["--sandboxed"])
-            pythonpath = sandbox.CHILD_HOME
-            if uid is not None:
-                argv += ["--uid", str(uid)]
-        elif as_user:
-            argv += ["--uid", str(100_000 + secrets.randbelow(1 << 30)), "--as-user"]
         try:
-            self.proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(), *fds),
-                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.PIPE,
-                                         env=child_env(pythonpath, bool(bwrap)),
-                                         start_new_session=True)
+            zygote.fork(theirs, uid, as_user)
         finally:
-            for fd in fds:
-                os.close(fd)
-        theirs.close()
+            theirs.close()
+        self.zygote, self.owns = zygote, owns
         self.ids = itertools.count()
         self.ready = False
         self.group = group
         self.home = None                # its cgroup (a cgroups.Account), once a job needs it
         self.home_tasks = 0             # the tasks the worker itself counts in it
         self.shielded = False
-        self.pid = None                 # the worker's pid, as it sees it (in the sandbox, its own)
-        self.sandboxed = bool(bwrap)
+        self.pid = None                 # the worker's pid on this side, once it is ready
+        self.pidfd = None
+        self.sandboxed = zygote.sandboxed
         self.ahead = None               # a Future: the next job's child, made while one is judged
         self.maker = ThreadPoolExecutor(1, thread_name_prefix="child-ahead")
 
     def wait_ready(self):
-        """Block until the worker has imported its libraries; raises GraderError if it cannot."""
+        """Block until the worker is forked, its libraries imported; raises GraderError if it
+        cannot start."""
         if self.ready:
             return
         try:
             said = self.receive(START_SECONDS)
-            if said.get("ready") is not True or type(said.get("pid")) is not int or len(said) != 2:
+            if said.get("ready") is not True or len(said) != 3 or any(
+                    type(said.get(key)) is not int for key in ("pid", "zygote")):
                 raise WorkerDied("an unexpected first message")
-            self.pid = said["pid"]
-        except WorkerDied as exc:
-            self.kill()
-            why = self.proc.stderr.read().decode(errors="replace").strip()[-2000:] or str(exc)
+            self.pid = self.zygote.host_pid_of(said["pid"], said["zygote"])
+            if self.pid is None:
+                raise WorkerDied("it is not the process it said it was")
+            self.pidfd = os.pidfd_open(self.pid)
+        except (WorkerDied, OSError) as exc:
+            why = self.zygote.why_not() or str(exc)
             self.close()
             raise GraderError(f"the grading worker could not start: {why}") from None
-        self.proc.stderr.close()
         self.ready = True
 
     def send(self, message, fds=()):
@@ -205,27 +180,9 @@ class Worker:
             old.close(wait=0)       # what is still ending there goes with the grader's folder
 
     def host_pid(self):
-        """The worker's pid on this side (in the sandbox it sees a PID namespace of its own);
-        raises WorkerDied if it is not where it said it was."""
-        if not self.sandboxed:
-            return self.proc.pid
-        level = [self.proc.pid]
-        for _ in range(3):          # bwrap, its init, the worker
-            found = []
-            for parent in level:
-                try:
-                    found += map(int, read(f"/proc/{parent}/task/{parent}/children").split())
-                except OSError:
-                    continue
-            for kid in found:
-                try:
-                    ns = read(f"/proc/{kid}/status").split("NSpid:")[1].split("\n")[0].split()
-                except (OSError, IndexError):
-                    continue
-                if ns[1:2] == [str(self.pid)]:
-                    return kid
-            level = found
-        raise WorkerDied("it is not the process it said it was")
+        """The worker's pid on this side (in the sandbox it sees a PID namespace of its own)."""
+        self.wait_ready()
+        return self.pid
 
     def kill(self):
         """End the worker; a job running on it, in another thread, then fails with WorkerDied."""
@@ -233,9 +190,12 @@ class Worker:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
+        if self.pidfd is not None:
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+            select.select([self.pidfd], [], [], REPLY_SECONDS)      # readable once it has ended
+        if self.owns:
+            self.zygote.close()
 
     def close(self):
         """End the worker and release its channel, the child made ahead and its cgroup (only when
@@ -250,8 +210,9 @@ class Worker:
             self.home.close()
             self.home = None
         self.sock.close()
-        if not self.proc.stderr.closed:
-            self.proc.stderr.close()
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
 
 
 class JobChild:
@@ -415,6 +376,13 @@ class Pool:
         self.closed = False
         self.idle = queue.Queue()
         self.cgroups, self.no_cgroups = cgroups.open_group() if size else (None, "no workers")
+        # run by root, every worker's jobs run as a user of that worker's own (and so do they
+        # without the sandbox, as an ordinary user): the workers share one zygote. In a sandbox
+        # of one user (run by an ordinary user) a job's process limit counts all that user's
+        # processes there, so each worker has a zygote, and a sandbox, of its own.
+        self.own_users = os.geteuid() == 0 and (bool(self.bwrap) or self.isolation.kind == "user")
+        self.shared = not self.bwrap or self.own_users
+        self.zygotes = []
         try:
             for _ in range(size):
                 self.idle.put(self.spawn())
@@ -423,7 +391,15 @@ class Pool:
             raise
 
     def spawn(self):
-        worker = Worker(self.bwrap, self.preload, self.cgroups, self.isolation.kind == "user")
+        """A new worker, forked from the shared zygote while it lives, else from a new one."""
+        zygote = self.zygotes[-1] if self.shared and self.zygotes and self.zygotes[-1].alive() \
+            else None
+        if zygote is None:
+            zygote = Zygote(self.bwrap, self.preload)
+            self.zygotes.append(zygote)
+        uid = 100_000 + secrets.randbelow(1 << 30) if self.own_users else None
+        worker = Worker(zygote, self.cgroups, uid, self.isolation.kind == "user",
+                        owns=not self.shared)
         self.workers.append(worker)
         return worker
 
@@ -466,6 +442,8 @@ class Pool:
             if worker is not CLOSED:
                 worker.close()
         self.idle.put(CLOSED)       # a job still asking for a worker gets this, not a wait
+        for zygote in self.zygotes:
+            zygote.close()
         if self.cgroups:            # with the cgroups of workers still busy
             self.cgroups.close()
 

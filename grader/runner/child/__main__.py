@@ -1,5 +1,5 @@
 import sys
 
-from .worker import main
+from .zygote import main
 
 main(sys.argv[1:])

@@ -1,4 +1,5 @@
-"""A warm worker: import the heavy libraries once, then fork a fresh child for every job.
+"""A warm worker: forked from the zygote (child.zygote) with the heavy libraries imported, it forks
+a fresh child for every job.
 
 The trusted parent talks to the worker over a Unix socket: it sends a "run" message with three pipe
 ends (the child's request, its result channel, its printed output) and later a "stop"; the worker
@@ -49,7 +50,7 @@ def preload(modules):
     """Import the libraries every job shares, torch on one thread (its ops then start no thread a
     fork would lose); answer a made-up job; then freeze what all that made (the cyclic collector,
     off meanwhile, never visits it again, so no child writes to those objects' pages to collect
-    them) and back the heap with huge pages."""
+    them). Done once in the zygote, for all its workers."""
     gc.disable()
     for name in modules:
         try:
@@ -60,14 +61,15 @@ def preload(modules):
     warm.answer_made_up_job()
     gc.freeze()
     gc.enable()
-    huge_pages()
 
 
 def huge_pages():
     """Back the worker's heap and anonymous memory with 2 MiB pages where the kernel can
     (transparent huge pages allowed, MADV_COLLAPSE since Linux 6.1; elsewhere nothing changes):
     forking the worker then copies one page-table entry per 2 MiB instead of 512, which made a
-    fork of a worker holding torch about three times faster here."""
+    fork of a worker holding torch about three times faster here. Each worker does it once forked
+    from the zygote, into pages of its own: where it shared the zygote's, its own first writes
+    would split them."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
     with open("/proc/self/maps") as f:
@@ -142,7 +144,8 @@ class Worker:
         self.control.send(json.dumps(message).encode())
 
     def serve(self):
-        self.send(ready=True, pid=os.getpid())      # the parent moves it into its cgroup
+        self.send(ready=True, pid=os.getpid(), zygote=os.getppid())   # the parent moves it
+        # into its cgroup
         while True:
             data, fds, _, _ = socket.recv_fds(self.control, MAX_MESSAGE, CHILD_FDS)
             if not data:
@@ -231,20 +234,3 @@ class Worker:
                 asuser.confine()
         if self.sandboxed:
             isolate.drop_capabilities()
-
-
-def main(argv):
-    """`python -m grader.child CONTROL_FD [--sandboxed] [--uid UID [--as-user]]
-    [--preload numpy,torch]`."""
-    control = socket.socket(fileno=int(argv[0]))
-    uid = int(argv[argv.index("--uid") + 1]) if "--uid" in argv else None
-    modules = argv[argv.index("--preload") + 1].split(",") if "--preload" in argv else []
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's to handle
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)    # whatever it inherited
-    prctl(PR_SET_DUMPABLE, 0)
-    prctl(PR_SET_CHILD_SUBREAPER, 1)
-    preload(m for m in modules if m)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    Worker(control, "--sandboxed" in argv, uid, "--as-user" in argv).serve()
