@@ -1,13 +1,20 @@
-"""What class grading does in batches for speed keeps its promises: a batch of results is one
-transaction (all stored or none), and the exports change only once every file is written."""
+"""What class grading does in batches for speed keeps its promises: the results that arrive close
+together are one transaction (all stored or none), whatever has arrived when grading stops, however
+it stops, is stored, and the exports change only once every file is written."""
+import queue
 import sqlite3
+import threading
+import time
+from concurrent.futures import Future
+from types import SimpleNamespace
 
 import pytest
 
 from conftest import ROOT
-from grader.classroom import exports
+from grader.classroom import classgrade, exports
 from grader.classroom.gradebook import Gradebook
 from grader.classroom.jobs import Graded
+from grader.errors import GraderError
 from grader.lessons import lesson, roadmap
 
 
@@ -68,3 +75,69 @@ def test_exports_change_only_once_every_file_is_written(tmp_path):
     files.commit()
     assert [p.read_text() for p in old] == ["new a", "new b"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+class Book:
+    def __init__(self):
+        self.commits = []
+
+    def record_many(self, rows):
+        self.commits.append([graded.learner for graded, _, _ in rows])
+
+
+class Grading:
+    """Jobs that end one after another, a few milliseconds apart, in a thread of their own; the
+    one of learner `failing` fails as a lost executor would."""
+
+    def __init__(self, failing=None):
+        self.failing, self.closed = failing, False
+        self.jobs = queue.SimpleQueue()
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def prepare(self, todo):
+        pass
+
+    def submit(self, submission):
+        future = Future()
+        self.jobs.put((submission, future))
+        return future
+
+    def run(self):
+        while True:
+            submission, future = self.jobs.get()
+            time.sleep(0.003)
+            if submission.learner == self.failing:
+                future.set_exception(GraderError("the cluster went away"))
+            else:
+                future.set_result((SimpleNamespace(learner=submission.learner, sha256="0" * 64),
+                                   0.01))
+
+    def close(self):
+        self.closed = True
+
+
+def submissions(n):
+    lesson = SimpleNamespace(id="01-softmax")
+    return [SimpleNamespace(learner=f"l{i:03}", lesson=lesson) for i in range(n)], [lesson]
+
+
+def test_results_that_arrive_together_are_written_in_one_transaction(monkeypatch):
+    monkeypatch.setattr(classgrade, "COMMIT_SECONDS", 60)
+    todo, lessons = submissions(40)
+    book, grading, done = Book(), Grading(), SimpleNamespace(graded=[])
+    classgrade.grade_all(book, todo, lessons, grading, None, done)
+    assert book.commits == [[s.learner for s in todo]] and grading.closed
+    assert [g.learner for g in done.graded] == [s.learner for s in todo]
+
+
+@pytest.mark.parametrize("window", [0, 60])
+def test_what_arrived_before_grading_stopped_is_recorded(monkeypatch, window):
+    monkeypatch.setattr(classgrade, "COMMIT_SECONDS", window)
+    todo, lessons = submissions(10)
+    book, grading, done = Book(), Grading(failing="l006"), SimpleNamespace(graded=[])
+    with pytest.raises(GraderError, match="The 6 results of this run are in the gradebook"):
+        classgrade.grade_all(book, todo, lessons, grading, None, done)
+    assert sum(book.commits, []) == [f"l{i:03}" for i in range(6)] == [g.learner for g in done.graded]
+    assert grading.closed
+    if window:
+        assert len(book.commits) == 1

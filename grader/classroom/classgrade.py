@@ -3,6 +3,7 @@ gradebook; then rewrite every export from the gradebook."""
 import errno
 import queue
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -201,9 +202,15 @@ class Local:
         self.preparing.shutdown(wait=False, cancel_futures=True)
 
 
+COMMIT_SECONDS = 0.5    # the longest a graded job waits to be written to the gradebook
+
+
 def grade_all(book, todo, lessons, grading, progress, done):
     """Grade `todo` on this machine's warm workers (Local) or on an executor (Remote, e.g. a Dask
-    cluster's), lesson by lesson, recording the results that arrive together in one transaction."""
+    cluster's), lesson by lesson, recording the results that arrived in the last COMMIT_SECONDS
+    together in one transaction (each commit costs a few disk writes and syncs: one per job cost
+    about a millisecond of CPU and more of waiting); what has arrived when grading stops, however
+    it stops, is recorded."""
     if not todo:
         return
     advance = progress(len(todo)) if progress else (lambda job: None)
@@ -212,6 +219,7 @@ def grade_all(book, todo, lessons, grading, progress, done):
     grading.prepare(todo)
     arrived = queue.SimpleQueue()
     pending = {}
+    unrecorded = []
 
     def hand_out(submission, tries):
         future = grading.submit(submission)
@@ -234,18 +242,31 @@ def grade_all(book, todo, lessons, grading, progress, done):
             return None
         return graded, graded.sha256 or "unreadable", seconds     # the bytes graded
 
+    def record():
+        book.record_many(unrecorded)
+        done.graded += [graded for graded, _, _ in unrecorded]
+        unrecorded.clear()
+
     try:
-        for submission in todo:
-            hand_out(submission, 1)
-        while pending:
-            batch = [arrived.get()]       # every job finished by now goes into one transaction
-            while not arrived.empty():
-                batch.append(arrived.get())
-            rows = [row for row in map(settle, batch) if row]
-            book.record_many(rows)
-            for graded, _, _ in rows:
-                done.graded.append(graded)
-                advance(graded)
+        try:
+            for submission in todo:
+                hand_out(submission, 1)
+            since = time.monotonic()
+            while pending:
+                try:
+                    future = arrived.get(timeout=max(0.0, since + COMMIT_SECONDS - time.monotonic()))
+                except queue.Empty:
+                    future = None
+                if future is not None and (row := settle(future)):
+                    unrecorded.append(row)
+                    advance(row[0])
+                if unrecorded and (not pending or time.monotonic() >= since + COMMIT_SECONDS):
+                    record()
+                if time.monotonic() >= since + COMMIT_SECONDS:
+                    since = time.monotonic()
+        finally:
+            if unrecorded:
+                record()
     except GraderError as exc:
         raise GraderError(f"{exc}. The {len(done.graded)} results of this run are in the "
                           "gradebook: run again to grade the rest") from None
