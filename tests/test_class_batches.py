@@ -77,6 +77,20 @@ def test_exports_change_only_once_every_file_is_written(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
 
 
+def test_a_file_that_cannot_be_written_stops_the_exports_and_changes_nothing(tmp_path):
+    """The files are written in a thread of their own: its failure reaches the caller."""
+    (tmp_path / "a.txt").write_text("old a")
+    files = exports.AtomicFiles()
+    files.write(tmp_path / "a.txt", "new a")
+    files.write(tmp_path / "gone" / "b.txt", "new b")      # no such folder
+    files.write(tmp_path / "c.txt", "new c")
+    with pytest.raises(FileNotFoundError):
+        files.commit()
+    files.discard()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+    assert (tmp_path / "a.txt").read_text() == "old a"
+
+
 class Book:
     def __init__(self):
         self.commits = []

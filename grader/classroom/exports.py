@@ -12,7 +12,9 @@ import contextlib
 import hashlib
 import json
 import os
+import queue
 import re
+import threading
 import unicodedata
 from pathlib import Path
 
@@ -30,25 +32,55 @@ RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
 class AtomicFiles:
     """Files each replaced whole: every new version goes to a temporary file beside its path;
     `commit` flushes them all to the disk at once (one sync, not one per file), then moves each
-    into place. Until then no file has changed."""
+    into place. Until then no file has changed. The files are written by a thread of their own
+    while the caller makes the next (creating a small file costs about as much as rendering a
+    feedback page); a write that failed raises its OSError at the next write or at `commit`."""
 
     def __init__(self):
         self.pending = []
+        self.queue = queue.SimpleQueue()
+        self.writer = None
+        self.failure = None
 
     def write(self, path, text):
+        if self.failure:
+            raise self.failure
         path = Path(path)
         tmp = path.with_name(f".{path.name}.tmp")
         self.pending.append((tmp, path))
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        if self.writer is None:
+            self.writer = threading.Thread(target=self.write_queued, name="export-writer",
+                                           daemon=True)
+            self.writer.start()
+        self.queue.put((tmp, text))
+
+    def write_queued(self):
+        while (item := self.queue.get()) is not None:
+            if self.failure is None:
+                try:
+                    with open(item[0], "w", encoding="utf-8", newline="") as f:
+                        f.write(item[1])
+                except OSError as exc:
+                    self.failure = exc
+
+    def written(self):
+        """Wait until every queued file is written (or failed)."""
+        if self.writer is not None:
+            self.queue.put(None)
+            self.writer.join()
+            self.writer = None
 
     def commit(self):
+        self.written()
+        if self.failure:
+            raise self.failure
         os.sync()
         for tmp, path in self.pending:
             tmp.replace(path)
         self.pending = []
 
     def discard(self):
+        self.written()
         for tmp, _ in self.pending:
             tmp.unlink(missing_ok=True)
         self.pending = []
