@@ -15,6 +15,7 @@ from hypothesis.extra import numpy as hnp
 from conftest import GOOD_SOFTMAX, grader
 from grader.classroom.collusion.fingerprint import output_hash
 from grader.lessons.build import stub_text
+from grader.runner.child.wire import Tensor
 from mixed_class import put, reference
 
 FIXED_LAST = GOOD_SOFTMAX.replace("axis=axis", "axis=-1")
@@ -100,6 +101,19 @@ def test_equal_outputs_hash_alike_and_a_changed_one_does_not(array):
     flat = changed.reshape(-1)
     flat[0] = 1 if flat[0] != 1 else 2
     assert output_hash([array]) != output_hash([changed])
+
+
+@given(st.data())
+def test_a_tensor_changed_anywhere_hashes_apart_however_large(data):
+    """A torch tensor arrives as a wire Tensor: its values are hashed whole, never the summary numpy
+    prints for a large array (which elides the middle), and a tensor hashes apart from an array."""
+    array = data.draw(hnp.arrays(np.float32, st.integers(1, 3000), elements=st.floats(-1, 1, width=32)))
+    index = data.draw(st.integers(0, array.size - 1))
+    changed = array.copy()
+    changed[index] = 2.0
+    assert output_hash([Tensor(array)]) == output_hash([Tensor(array.copy())])
+    assert output_hash([Tensor(array)]) != output_hash([Tensor(changed)])
+    assert output_hash([Tensor(array)]) != output_hash([array])
 
 
 def spelled_out(value):
