@@ -1,6 +1,8 @@
 """What class grading does in batches for speed keeps its promises: the results that arrive close
 together are one transaction (all stored or none), whatever has arrived when grading stops, however
-it stops, is stored, and the exports change only once every file is written."""
+it stops, is stored, the exports change only once every file is written, and what a lesson's
+answers made is frozen for the collector."""
+import gc
 import queue
 import sqlite3
 import threading
@@ -155,3 +157,18 @@ def test_what_arrived_before_grading_stopped_is_recorded(monkeypatch, window):
     assert grading.closed
     if window:
         assert len(book.commits) == 1
+
+
+def test_a_lessons_answers_are_frozen_once_computed(softmax_lesson):
+    """The class run's collector never walks what a lesson's answers made (nor the imports)."""
+    gc.unfreeze()
+    try:
+        local = classgrade.Local(pool=None, jobs=1, case_seconds=None)
+        local.prepare([SimpleNamespace(lesson=softmax_lesson)])
+        local.ready[softmax_lesson.id].result()
+        local.close()
+        expected = softmax_lesson.expected
+        assert gc.is_tracked(expected) and gc.get_freeze_count() > 0
+        assert all(o is not expected for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
