@@ -10,6 +10,7 @@ import time
 
 from conftest import FAST, GOOD_SOFTMAX
 from grader.judge.grade import grade_file, run_learner
+from grader.runner import run
 from grader.runner.workers import Pool, WorkerDied
 
 
@@ -207,3 +208,23 @@ def test_the_worker_s_made_up_job_runs_every_call_and_leaves_nothing_behind():
     assert errors == [None, "ValueError", None], [f["error"] for f in frames[1:]]
     assert (sys.stdout, sys.stderr, set(sys.modules) - kept[2]) == (kept[0], kept[1], set())
     assert warm.NAME not in linecache.cache
+
+
+def test_a_closed_pool_or_a_killed_worker_leaves_no_job_folder(softmax_lesson, tmp_path,
+                                                                monkeypatch):
+    """Without the sandbox each job's child works in a folder of the temporary folder; a pool's
+    end (with a child made ahead) or a worker killed mid-job left it there."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    (tmp_path / "job-1-0a1b2c3d").mkdir()          # another worker's: left alone
+    with Pool(2, preload=("numpy",)) as pool:
+        for _ in range(3):
+            job = pool.run(lambda w: run_learner_once(w, softmax_lesson))
+            assert job.outcomes[0].status == "ok"
+        pool.workers[0].kill()
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(
+            f"job-{pool.workers[0].pid}-")) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job-1-0a1b2c3d"]
+
+
+def run_learner_once(worker, lesson):
+    return run.run_job(worker, GOOD_SOFTMAX, lesson.cases[:1], FAST)

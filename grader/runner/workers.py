@@ -13,7 +13,9 @@ import itertools
 import json
 import os
 import queue
+import re
 import secrets
+import shutil
 import select
 import signal
 import socket
@@ -193,7 +195,8 @@ class Worker:
         if self.pidfd is not None:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
-            select.select([self.pidfd], [], [], REPLY_SECONDS)      # readable once it has ended
+            if select.select([self.pidfd], [], [], REPLY_SECONDS)[0] and not self.sandboxed:
+                remove_job_folders(self.pid)
         if self.owns:
             self.zygote.close()
 
@@ -213,6 +216,24 @@ class Worker:
         if self.pidfd is not None:
             os.close(self.pidfd)
             self.pidfd = None
+
+
+JOB_FOLDER = re.compile(r"job-(\d+)-[0-9a-f]{8}")
+
+
+def remove_job_folders(pid):
+    """Remove the job folders a worker that has ended left in the temporary folder (without the
+    sandbox, the job it was running, or the child it had made ahead, kept one): job-PID-XXXXXXXX,
+    as child.worker names them."""
+    base = os.environ.get("TMPDIR", "/tmp")
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return
+    for name in names:
+        found = JOB_FOLDER.fullmatch(name)
+        if found and int(found[1]) == pid:
+            shutil.rmtree(os.path.join(base, name), ignore_errors=True)   # never follows a link
 
 
 class JobChild:
