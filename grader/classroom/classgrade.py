@@ -172,6 +172,7 @@ def on_roster(book, done, whole_class):
 
 
 def prepared(lesson):
+    """Compute `lesson`'s answers, then freeze what they (and the imports) made (see Local)."""
     lesson.prepare()
     gc.freeze()
 
@@ -251,6 +252,8 @@ def grade_all(book, todo, lessons, grading, progress, done):
         return graded, graded.sha256 or "unreadable", seconds     # the bytes graded
 
     def record():
+        if not unrecorded:
+            return
         book.record_many(unrecorded)
         done.graded += [graded for graded, _, _ in unrecorded]
         unrecorded.clear()
@@ -259,22 +262,20 @@ def grade_all(book, todo, lessons, grading, progress, done):
         try:
             for submission in todo:
                 hand_out(submission, 1)
-            since = time.monotonic()
+            due = time.monotonic() + COMMIT_SECONDS
             while pending:
                 try:
-                    future = arrived.get(timeout=max(0.0, since + COMMIT_SECONDS - time.monotonic()))
+                    future = arrived.get(timeout=max(0.0, due - time.monotonic()))
                 except queue.Empty:
                     future = None
                 if future is not None and (row := settle(future)):
                     unrecorded.append(row)
                     advance(row[0])
-                if unrecorded and (not pending or time.monotonic() >= since + COMMIT_SECONDS):
+                if time.monotonic() >= due:
                     record()
-                if time.monotonic() >= since + COMMIT_SECONDS:
-                    since = time.monotonic()
+                    due = time.monotonic() + COMMIT_SECONDS
         finally:
-            if unrecorded:
-                record()
+            record()        # what arrived last, or before grading stopped
     except GraderError as exc:
         raise GraderError(f"{exc}. The {len(done.graded)} results of this run are in the "
                           "gradebook: run again to grade the rest") from None

@@ -10,8 +10,9 @@ unprivileged user of its worker's own, without capabilities, so the process limi
 child cannot signal or trace any worker. Run by anyone else, bubblewrap maps the worker to an
 unprivileged user of a new user namespace instead, the only user there is (so each worker has a
 sandbox of its own): the worker keeps CAP_SYS_ADMIN there to make each job's namespaces, a PID
-namespace among them, where the child, without capabilities, cannot signal the worker. That needs user namespaces allowed to ordinary users; where they are not, bwrap() says
-which setting forbids them and how to allow them.
+namespace among them, where the child, without capabilities, cannot signal the worker. That needs
+user namespaces allowed to ordinary users; where they are not, bwrap() says which setting forbids
+them and how to allow them.
 
 No command line or environment inside names a host folder: bubblewrap reads its options (every
 mount's source) from a file descriptor, a virtual environment is shown under a neutral folder and

@@ -1,7 +1,7 @@
 """Warm workers, seen from the trusted side: start them, lease them to jobs, replace the dead.
 
-A worker (grader.runner.child.worker) imports numpy and torch once and forks a fresh child per job. The
-parent hands each child three pipes through the worker: the request goes in on one, result frames
+A worker (grader.runner.child.worker) is forked from a zygote (zygote.py) that imported numpy and
+torch once, and forks a fresh child per job. The parent hands each child three pipes through the worker: the request goes in on one, result frames
 come back on another, printed output on the third. Nothing the worker or child says is trusted:
 control messages are checked, and a worker that stops answering is killed and replaced. Where the
 grader may make cgroups, each worker runs in a cgroup of its own (cgroups.py), and so is every job's
@@ -39,11 +39,6 @@ class JobNotClean(GraderError):
     """A job could not start clean: its child could not set up its sandbox, or a worker's new cgroup
     was not empty. Nothing it ran is the learner's result: the pool retries it on a fresh worker, and
     if it fails again it is the grader's fault (recorded as such, and graded again next run)."""
-
-
-def read(path):
-    with open(path) as f:
-        return f.read()
 
 
 def shield(pid):

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 from . import sandbox
+from .cgroups import read
 
 GRADER_HOME = str(Path(__file__).resolve().parents[2])
 READ_STDERR_SECONDS = 2.0
@@ -27,11 +28,6 @@ def child_env(pythonpath, sandboxed):
     if sandboxed:       # the host's PATH may name its own folders (a virtual environment's bin/)
         env["PATH"] = sandbox.PATH
     return env
-
-
-def read(path):
-    with open(path) as f:
-        return f.read()
 
 
 def inner_pid(pid):

@@ -144,8 +144,8 @@ class Worker:
         self.control.send(json.dumps(message).encode())
 
     def serve(self):
-        self.send(ready=True, pid=os.getpid(), zygote=os.getppid())   # the parent moves it
-        # into its cgroup
+        # the parent finds it under the zygote, and moves it into its cgroup
+        self.send(ready=True, pid=os.getpid(), zygote=os.getppid())
         while True:
             data, fds, _, _ = socket.recv_fds(self.control, MAX_MESSAGE, CHILD_FDS)
             if not data:
