@@ -3,6 +3,7 @@ worker is replaced by a fork of it; what a dead worker's job leaves behind is ki
 sharing a sandbox keep their jobs apart."""
 import os
 import shutil
+import signal
 import threading
 import time
 
@@ -93,3 +94,28 @@ def test_workers_sharing_a_sandbox_give_their_jobs_a_network_and_a_user_of_their
         assert workers == 1 and uid_a != uid_b, said
     else:                               # a sandbox, and so a user namespace, for each
         assert workers == 2, said
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_a_closed_sandboxed_pool_ends_all_of_its_sandbox_even_a_zygote_that_stopped(softmax_lesson):
+    """Closing a pool kills its sandbox's init, and with it every process there: not only those
+    that end once their channel closes (a zygote stopped by a signal never reads that)."""
+    with Pool(2, sandboxed=True, preload=("numpy",)) as pool:
+        pool.run(lambda w: run.run_job(w, GOOD_SOFTMAX, softmax_lesson.cases[:1], FAST))
+        zygote = pool.zygotes[0]
+        sandbox = descendants(zygote.proc.pid)
+        assert len(sandbox) >= 4, sandbox       # its init, the zygote, two workers
+        os.kill(zygote.host, signal.SIGSTOP)
+    deadline = time.monotonic() + 10
+    while any(map(alive, sandbox)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [p for p in sandbox if alive(p)]
+    for pid in left:                            # not to leave them behind if this fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def descendants(pid):
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        kids = [int(k) for k in f.read().split()]
+    return kids + [d for kid in kids for d in descendants(kid)]

@@ -2,8 +2,10 @@
 imports numpy and torch once and forks every warm worker asked of it (child.zygote). Two workers
 forked from one zygote cost one import instead of two, and a worker that died is replaced by a fork
 instead of a fresh interpreter. Nothing it says is trusted; it only ever receives requests."""
+import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -120,12 +122,19 @@ class Zygote:
         return self.proc.stderr.read().decode(errors="replace").strip()[-2000:] or None
 
     def close(self):
-        """End the zygote (its workers, each with a channel of its own, are ended apart)."""
+        """End the zygote; in the sandbox, all of it: its init (pid 1 there, bubblewrap's child)
+        is killed, and the kernel ends every process of its PID namespace with it. Killing
+        bubblewrap alone left the rest to end once their channels closed, and now and then left
+        the init waiting for ever."""
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
         if self.proc.poll() is None:
+            if self.sandboxed:      # bubblewrap, not reaped yet: its children are its own
+                for init in children(self.proc.pid):
+                    with contextlib.suppress(OSError):
+                        os.kill(init, signal.SIGKILL)
             self.proc.kill()
         self.proc.wait()
         self.sock.close()
