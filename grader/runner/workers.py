@@ -219,7 +219,8 @@ JOB_FOLDER = re.compile(r"job-(\d+)-[0-9a-f]{8}")
 def remove_job_folders(pid):
     """Remove the job folders a worker that has ended left in the temporary folder (without the
     sandbox, the job it was running, or the child it had made ahead, kept one): job-PID-XXXXXXXX,
-    as child.worker names them."""
+    as child.worker names them. The worker makes each before it forks the job's child, so none
+    appears once it has ended."""
     base = os.environ.get("TMPDIR", "/tmp")
     try:
         names = os.listdir(base)

@@ -159,6 +159,9 @@ class Worker:
 
     def job(self, job_id, fds):
         workdir = self.workdir()
+        if not self.sandboxed:      # made here, so none is made once the worker has ended (the
+            with contextlib.suppress(OSError):      # parent then removes its folders); else the
+                self.make_workdir(workdir)          # child's chdir fails, as it would have
         if self.isolated:
             pid = isolate.fork(lambda: self.child(fds, workdir))
         else:
@@ -192,6 +195,11 @@ class Worker:
             asuser.remove_leftovers(self.uid)
         return exit_code(status)
 
+    def make_workdir(self, workdir):
+        os.mkdir(workdir)
+        os.chmod(workdir, 0o700 if self.uid is None else 0o755)   # not writable by the child,
+        # whatever umask the worker inherited
+
     def workdir(self):
         base = "/tmp" if self.sandboxed else os.environ.get("TMPDIR", "/tmp")
         return os.path.join(base, f"job-{os.getpid()}-{os.urandom(4).hex()}")
@@ -212,9 +220,7 @@ class Worker:
             os.closerange(4, os.sysconf("SC_OPEN_MAX"))
             if self.sandboxed:
                 isolate.own_namespaces(self.shown)
-            os.mkdir(workdir)
-            os.chmod(workdir, 0o700 if self.uid is None else 0o755)   # not writable by the child,
-            # whatever umask the worker inherited
+                self.make_workdir(workdir)      # in the job's own /tmp
             os.chdir(workdir)
             for sig, action in CHILD_SIGNALS.items():
                 signal.signal(sig, action)
