@@ -10,7 +10,7 @@ import pytest
 
 from conftest import ROOT
 from grader.bench import classgen, nbgrader_run, runs
-from grader.bench.__main__ import fit, parse_args
+from grader.bench.__main__ import fit, parse_args, versus
 from grader.bench.runs import Timing
 from grader.judge import trusted
 from grader.judge.verdict import judge
@@ -144,6 +144,12 @@ def test_the_fit_finds_start_up_and_cost_per_learner():
     start, per = fit(timings)
     assert start == pytest.approx(3.0) and per == pytest.approx(0.02)
     assert fit(timings[:1]) is None
+
+
+def test_the_ratio_is_to_the_mean_of_nbgrader_before_and_after_with_the_spread():
+    assert versus([2.0, 3.0], 0.01) == "250x (200-300x)"
+    assert versus([3.0, 2.0], 0.02) == "125x (100-150x)"
+    assert versus([2.6], 0.01) == "260x"
 
 
 def test_options_are_read_and_bad_ones_refused(capsys):

@@ -1,7 +1,8 @@
 """`make bench`: will class grading hold for a large course? Generated classes of several sizes
 graded on every lesson, and the same learners' lesson 10 through the real `nbgrader autograde`.
 
-Printed: for lesson 10 alone, nbgrader's time per submission and ours per learner at each class
+Printed: for lesson 10 alone, nbgrader's time per submission (timed before our runs and again after
+them, so a machine whose speed drifts moves both sides alike) and ours per learner at each class
 size (start-up included) and their ratio; for every lesson, jobs per second, the time to the first
 result, and how the time per learner falls as the class grows (with the start-up and per-learner
 cost fitted over the sizes); then whether every grade equals what the generated class should score
@@ -66,6 +67,15 @@ def parse_args(argv):
     return args
 
 
+def versus(baseline, ours):
+    """Our time per learner against nbgrader's per submission, timed before and after our runs:
+    the ratio to their mean, and to each (the spread the machine's drift makes), e.g. `158x
+    (150-166x)`."""
+    each = sorted(b / ours for b in baseline)
+    mean = sum(baseline) / len(baseline) / ours
+    return f"{mean:.0f}x" + (f" ({each[0]:.0f}-{each[-1]:.0f}x)" if len(each) > 1 else "")
+
+
 def chosen(road, names):
     if names == "all":
         return [lessons.load(road, e.id) for e in road.entries if road.available(e)]
@@ -114,19 +124,15 @@ def main(argv=None):
             expected = maker.write(folder, size)
             kinds[size] = expected
 
-        nb = None
+        nb, sources = [], {}
         if args.nbgrader:
             n = min(args.nbgrader, max(args.sizes))
             sources = {learner_id(i): (work / f"class-{max(args.sizes)}" / learner_id(i)
                                        / nb_lesson.id / "solution.py").read_text()
                        for i in range(n)}
-            note(f"nbgrader autograde: lesson {nb_lesson.id}, {n} submissions")
-            nb = nbgrader_run.autograde(road, nb_lesson, sources, work / "nbgrader-course")
-            print(f"\nnbgrader autograde, lesson {nb_lesson.id}: {n} submissions in "
-                  f"{nb.seconds:.1f} s, {nb.per_submission:.2f} s per submission "
-                  f"(load average now {load_average()})")
+            note(f"nbgrader autograde: lesson {nb_lesson.id}, {n} submissions, before our runs")
+            nb.append(nbgrader_run.autograde(road, nb_lesson, sources, work / "nbgrader-before"))
 
-        print(f"\nclass grading, lesson {nb_lesson.id} alone (launch to exports written):")
         rows, mine, alone = [], {}, []
         for size in args.sizes:
             note(f"grading lesson {nb_lesson.id} for {size} learners")
@@ -139,11 +145,21 @@ def main(argv=None):
             want = {k: v for k, v in kinds[size].items() if k[1] == nb_lesson.id}
             wrong = runs.mismatches(want, graded)
             bad += len(wrong)
-            rows.append((size, f"{t.seconds:.1f} s", f"{t.first:.1f} s",
-                         f"{1000 * t.per_learner:.1f} ms",
-                         f"{nb.per_submission / t.per_learner:.0f}x" if nb else "-",
+            rows.append([size, f"{t.seconds:.1f} s", f"{t.first:.1f} s",
+                         f"{1000 * t.per_learner:.1f} ms", "-",
                          "all as expected" if not wrong else f"{len(wrong)} differ",
-                         load_average()))
+                         load_average()])
+        if sources:
+            note("nbgrader autograde again, after our runs (the machine's speed drifts)")
+            nb.append(nbgrader_run.autograde(road, nb_lesson, sources, work / "nbgrader-after"))
+            print(f"\nnbgrader autograde, lesson {nb_lesson.id}, {len(sources)} submissions: "
+                  + ", ".join(f"{when} our runs {r.seconds:.1f} s ({r.per_submission:.2f} s per "
+                              "submission)" for when, r in zip(("before", "after"), nb))
+                  + f"; their mean is the baseline (load average now {load_average()})")
+            for row, t in zip(rows, alone):
+                row[4] = versus([r.per_submission for r in nb], t.per_learner)
+
+        print(f"\nclass grading, lesson {nb_lesson.id} alone (launch to exports written):")
         print_table(rows, ("learners", "wall", "first result", "per learner", "vs nbgrader",
                            "grades", "load"))
         if line := fit(alone):
@@ -151,12 +167,12 @@ def main(argv=None):
                   f"{1000 * line[1]:.1f} ms per learner")
         print_phases(alone[-1])
 
-        if nb:
+        for when, r in zip(("before", "after"), nb):
             ours = mine[min(s for s in args.sizes if s >= min(args.nbgrader, max(args.sizes)))]
-            wrong = runs.nbgrader_mismatches(ours, nb.scores, nb_lesson.id)
+            wrong = runs.nbgrader_mismatches(ours, r.scores, nb_lesson.id)
             bad += len(wrong)
-            print(f"  nbgrader's grades equal ours for {len(nb.scores) - len(wrong)} of "
-                  f"{len(nb.scores)} submissions")
+            print(f"  nbgrader's grades ({when} our runs) equal ours for "
+                  f"{len(r.scores) - len(wrong)} of {len(r.scores)} submissions")
             for learner, o, t in wrong[:5]:
                 print(f"    {learner}: ours {o[0]}/{o[1]} cases (score {o[2]}), nbgrader {t[0]}/{t[1]}")
 
